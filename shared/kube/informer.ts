@@ -1,0 +1,105 @@
+// A typed, self-healing read cache over client-node's ListWatch.
+//
+// client-node's ListWatch already relists on 410 Gone and re-watches after a clean watch timeout, but on any other
+// error it stops and only calls the error callbacks (informer.ts examples restart it by hand). This wrapper does that
+// restart once, with capped exponential backoff and an injected delay, and exposes `synced` so readiness can wait
+// for the first full list.
+import { ListWatch, Watch, type KubeConfig, type KubernetesListObject, type KubernetesObject } from '@kubernetes/client-node';
+import type { Logger } from 'pino';
+
+/** The part of ListWatch we depend on; tests pass a fake with the same shape. */
+export interface ListWatchSource<T> {
+  on(verb: 'error', cb: (err?: unknown) => void): void;
+  on(verb: 'add' | 'update' | 'delete', cb: (obj: T) => void): void;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  list(namespace?: string): ReadonlyArray<T>;
+  get(name: string, namespace?: string): T | undefined;
+}
+
+export interface Cache<T> {
+  /** Resolves after the first successful full list; never rejects (errors are retried). */
+  readonly synced: Promise<void>;
+  isSynced(): boolean;
+  list(): ReadonlyArray<T>;
+  /** key is `name` for cluster-scoped objects, `namespace/name` otherwise. */
+  get(key: string): T | undefined;
+  /** Registers a callback for add/update/delete. */
+  onChange(cb: (obj: T) => void): void;
+}
+
+export interface InformerOptions {
+  log: Logger;
+  /** Injected for tests; defaults to setTimeout. */
+  delay?: (ms: number, signal: AbortSignal) => Promise<void>;
+  initialBackoffMs?: number;
+  maxBackoffMs?: number;
+}
+
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const t = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => { clearTimeout(t); resolve(); }, { once: true });
+  });
+
+/** Starts the source and keeps it running until `signal` aborts. */
+export function startInformer<T>(source: ListWatchSource<T>, signal: AbortSignal, opts: InformerOptions): Cache<T> {
+  const delay = opts.delay ?? sleep;
+  const initial = opts.initialBackoffMs ?? 500;
+  const max = opts.maxBackoffMs ?? 30_000;
+  let synced = false;
+  let backoff = initial;
+  let markSynced!: () => void;
+  const syncedPromise = new Promise<void>((r) => (markSynced = r));
+  const listeners: ((obj: T) => void)[] = [];
+  for (const verb of ['add', 'update', 'delete'] as const) source.on(verb, (obj: T) => listeners.forEach((l) => l(obj)));
+
+  // One run = start() until the source reports an error (during the list, or later when the watch breaks).
+  let failed = false;
+  let broke: () => void = () => {};
+  source.on('error', (err?: unknown) => {
+    failed = true;
+    if (!signal.aborted) opts.log.warn({ err }, 'informer failed; restarting with backoff');
+    broke();
+  });
+  const aborted = new Promise<void>((r) => signal.addEventListener('abort', () => r(), { once: true }));
+  signal.addEventListener('abort', () => void source.stop(), { once: true });
+
+  const loop = async () => {
+    while (!signal.aborted) {
+      failed = false;
+      const broken = new Promise<void>((r) => (broke = r));
+      await source.start();
+      if (!failed) {
+        if (!synced) { synced = true; markSynced(); }
+        backoff = initial;
+        await Promise.race([broken, aborted]);
+        if (signal.aborted) return;
+      }
+      await delay(backoff, signal);
+      backoff = Math.min(backoff * 2, max);
+    }
+  };
+  void loop();
+
+  return {
+    synced: syncedPromise,
+    isSynced: () => synced,
+    list: () => source.list(),
+    get: (key) => {
+      const i = key.indexOf('/');
+      return i < 0 ? source.get(key) : source.get(key.slice(i + 1), key.slice(0, i));
+    },
+    onChange: (cb) => listeners.push(cb),
+  };
+}
+
+/** ListWatch for an API path (e.g. `/api/v1/namespaces`), listing with `listFn`. Does not start it. */
+export function makeListWatch<T extends KubernetesObject>(
+  kc: KubeConfig,
+  path: string,
+  listFn: () => Promise<KubernetesListObject<T>>,
+  selectors: { labelSelector?: string; fieldSelector?: string } = {},
+): ListWatchSource<T> {
+  return new ListWatch<T>(path, new Watch(kc), listFn, false, selectors.labelSelector, selectors.fieldSelector);
+}
