@@ -1,0 +1,71 @@
+// One generic admission route: decode the envelope → run the handler → encode an AdmissionReview.
+// Whatever a handler does (deny, throw, return garbage), the API server gets a well-formed 200 AdmissionReview that
+// echoes apiVersion and uid; only a malformed review gets a bare HTTP 400.
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import { AdmissionDeniedError } from '../../shared/errors.js';
+import { decodeReview, type AdmissionRequest } from './review.js';
+import { denied, errored, resultLabel, type AdmissionResult } from './response.js';
+import type { WebhookMetrics } from '../metrics.js';
+
+export type AdmissionHandler = (req: AdmissionRequest, log: Logger) => AdmissionResult | Promise<AdmissionResult>;
+
+export interface WebhookRoute {
+  /** OpenKruise's path, e.g. /mutate-pod. */
+  path: string;
+  /** Short metric/log label, e.g. mutate-pod. */
+  name: string;
+  handler: AdmissionHandler;
+}
+
+/**
+ * The apiserver caps a request at etcd's 1.5 MiB object size, and an AdmissionReview can carry both object and
+ * oldObject, each JSON-encoded (controller-runtime's maxRequestSize reasoning arrives at 7 MiB with margin for
+ * encoding overhead). Fastify's 1 MiB default would reject legitimate large pods/ConfigMaps with 413.
+ */
+export const ADMISSION_BODY_LIMIT = 7 * 1024 * 1024;
+
+/** Turns whatever a handler threw into a response; purposeful denials keep their code. */
+export function resultFromError(err: unknown): AdmissionResult {
+  if (err instanceof AdmissionDeniedError) return err.code === 403 ? denied(err.message) : errored(err.code, err);
+  return errored(500, err instanceof Error ? new Error(`internal error: ${err.message}`) : new Error(`internal error: ${String(err)}`));
+}
+
+function isResult(r: unknown): r is AdmissionResult {
+  return typeof r === 'object' && r !== null && typeof (r as AdmissionResult).allowed === 'boolean';
+}
+
+export function registerAdmissionRoute(app: FastifyInstance, route: WebhookRoute, deps: { log: Logger; metrics: WebhookMetrics }): void {
+  app.post(route.path, { bodyLimit: ADMISSION_BODY_LIMIT }, async (request, reply) => {
+    const decoded = decodeReview(request.body);
+    if (!decoded.ok) {
+      deps.metrics.admissionTotal.inc({ webhook: route.name, result: 'malformed' });
+      return reply.code(400).send({ error: 'Bad Request', message: decoded.message });
+    }
+    const { apiVersion, request: req } = decoded.review;
+    const log = deps.log.child({
+      webhook: route.name,
+      uid: req.uid,
+      kind: req.kind.kind,
+      namespace: req.namespace,
+      name: req.name,
+      operation: req.operation,
+      user: req.userInfo?.username,
+    });
+    const stop = deps.metrics.admissionDuration.startTimer({ webhook: route.name });
+    let result: AdmissionResult;
+    try {
+      const r = await route.handler(req, log);
+      result = isResult(r) ? r : errored(500, new Error('internal error: handler returned no AdmissionResponse'));
+    } catch (err) {
+      result = resultFromError(err);
+      if (!(err instanceof AdmissionDeniedError)) log.error({ err }, 'admission handler failed');
+    }
+    const label = resultLabel(result);
+    stop({ result: label });
+    deps.metrics.admissionTotal.inc({ webhook: route.name, result: label });
+    if (label === 'allowed' || label === 'patched') log.debug({ result: label }, 'admitted');
+    else log.info({ result: label, code: result.status?.code, message: result.status?.message }, 'refused');
+    return reply.code(200).send({ apiVersion, kind: 'AdmissionReview', response: { uid: req.uid, ...result } });
+  });
+}

@@ -1,0 +1,45 @@
+// buildApp(deps): the admission server as a value — no listen, no env, no signals (style P1; fastify/demo app.ts).
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import { registerAdmissionRoute, type WebhookRoute } from './admission/route.js';
+import type { WebhookMetrics } from './metrics.js';
+import { registerHealthRoutes, type Readiness } from './health.js';
+
+export interface AppDeps {
+  log: Logger;
+  /** The explicit handler table (webhook/handlers/index.ts in production; tiny fakes in tests). */
+  routes: readonly WebhookRoute[];
+  metrics: WebhookMetrics;
+  readiness: Readiness;
+  /** Initial serving key pair; when absent the app speaks plain HTTP (tests via inject, health server). */
+  tls?: { key: string; cert: string };
+}
+
+export function buildApp(deps: AppDeps): FastifyInstance {
+  const app = Fastify({
+    loggerInstance: deps.log,
+    // route.ts logs each review with its identity bindings; Fastify's per-request lines would only add noise.
+    disableRequestLogging: true,
+    // Admission bodies are arbitrary Kubernetes objects; a __proto__ key there is an attack, not data.
+    onProtoPoisoning: 'error',
+    onConstructorPoisoning: 'error',
+    ...(deps.tls ? { https: { key: deps.tls.key, cert: deps.tls.cert } } : {}),
+  }) as unknown as FastifyInstance;
+
+  const seen = new Set<string>();
+  for (const route of deps.routes) {
+    if (seen.has(route.path)) throw new Error(`duplicate admission route ${route.path}`);
+    seen.add(route.path);
+    registerAdmissionRoute(app, route, deps);
+  }
+  registerHealthRoutes(app, deps);
+
+  // Errors Fastify raises before our handler runs (bad JSON, wrong content type, body too large) keep their 4xx
+  // status; anything else is ours and is reported without leaking internals.
+  app.setErrorHandler((err: { statusCode?: number; message: string }, _request, reply) => {
+    const code = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
+    if (code === 500) deps.log.error({ err }, 'unhandled error in webhook server');
+    return reply.code(code).send({ error: code === 500 ? 'Internal Server Error' : 'Bad Request', message: code === 500 ? 'internal error' : err.message });
+  });
+  return app;
+}

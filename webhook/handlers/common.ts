@@ -1,0 +1,47 @@
+// Building blocks shared by the per-route handlers: clone-mutate-diff, violations → response, feature gates.
+import { AdmissionDeniedError, formatViolations, type Violation } from '../../shared/errors.js';
+import type { AdmissionRequest } from '../admission/review.js';
+import { allowed, denied, errored, patched, type AdmissionResult } from '../admission/response.js';
+import { diffToPatch } from '../admission/patch.js';
+
+export type JsonObject = Record<string, unknown>;
+
+function isObject(v: unknown): v is JsonObject {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** request.object as a JSON object; a review without one cannot be admitted (decode error → 400, as upstream). */
+export function requestObject<T>(req: AdmissionRequest): T {
+  if (!isObject(req.object)) throw new AdmissionDeniedError('request.object must be a JSON object', 400);
+  return req.object as T;
+}
+
+/** request.oldObject on UPDATE (undefined otherwise or when absent). */
+export function requestOldObject<T>(req: AdmissionRequest): T | undefined {
+  return req.operation === 'UPDATE' && isObject(req.oldObject) ? (req.oldObject as T) : undefined;
+}
+
+/**
+ * Runs a pure mutation on a structuredClone of request.object and answers with the diff against the request's own
+ * JSON (style P3): no ops → allowed without patch.
+ */
+export async function mutateByDiff<T>(req: AdmissionRequest, mutate: (obj: T) => T | Promise<T>): Promise<AdmissionResult> {
+  const original = requestObject<T>(req);
+  const result = await mutate(structuredClone(original));
+  return patched(diffToPatch(original, result));
+}
+
+/** Violations → allowed, or a refusal with `code` (403 renders as Denied/Forbidden). */
+export function fromViolations(vs: Violation[], code: 400 | 403 | 422): AdmissionResult {
+  if (vs.length === 0) return allowed('allowed to be admitted');
+  const message = formatViolations(vs);
+  return code === 403 ? denied(message) : errored(code, new Error(message));
+}
+
+/** Upstream answers 403 "feature-gate X is not enabled" from handlers whose gate is off. */
+export function requireGate(gates: Readonly<Record<string, boolean>>, name: string): void {
+  if (!gates[name]) throw new AdmissionDeniedError(`feature-gate ${name} is not enabled`, 403);
+}
+
+/** Admission operations the Kruise handlers act on; others (DELETE, CONNECT) are allowed untouched. */
+export const isCreateOrUpdate = (req: AdmissionRequest) => req.operation === 'CREATE' || req.operation === 'UPDATE';

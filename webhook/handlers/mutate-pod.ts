@@ -1,0 +1,33 @@
+// /mutate-pod: SidecarSet injection (spec §2). The handler only gathers context and diffs; the decision is pure.
+import type { Pod } from '../../shared/api/meta.js';
+import type { AdmissionRequest } from '../admission/review.js';
+import { allowed } from '../admission/response.js';
+import type { WebhookRoute } from '../admission/route.js';
+import { mutateByDiff } from './common.js';
+
+export interface MutatePodDeps<Ctx> {
+  mutate: (pod: Pod, ctx: Ctx) => Pod;
+  /** Gathers the injection context from the caches (no API calls on the request path). */
+  context: (req: AdmissionRequest) => Ctx;
+}
+
+/** Why a review is admitted untouched before any gathering (spec §2.2), or null to go on. */
+export function podSkipReason(req: AdmissionRequest): string | null {
+  if (req.subResource) return `subresource ${req.subResource}`;
+  if (req.resource && req.resource.resource !== 'pods') return `resource ${req.resource.resource}`;
+  // Injection is CREATE-only in practice (spec §9 note 1); the webhook configuration sends only CREATE anyway.
+  if (req.operation !== 'CREATE') return `operation ${req.operation}`;
+  return null;
+}
+
+export function mutatePodRoute<Ctx>(deps: MutatePodDeps<Ctx>): WebhookRoute {
+  return {
+    path: '/mutate-pod',
+    name: 'mutate-pod',
+    handler: (req) => {
+      if (podSkipReason(req) !== null) return allowed();
+      const ctx = deps.context(req);
+      return mutateByDiff<Pod>(req, (pod) => deps.mutate(pod, ctx));
+    },
+  };
+}

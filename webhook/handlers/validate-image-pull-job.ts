@@ -1,0 +1,22 @@
+// /validate-apps-kruise-io-v1alpha1-imagepulljob (spec §5.2): field errors → 400, gates → 403.
+import type { ImagePullJob } from '../../shared/api/image-pull-job.js';
+import type { Violation } from '../../shared/errors.js';
+import { allowed } from '../admission/response.js';
+import type { WebhookRoute } from '../admission/route.js';
+import { fromViolations, isCreateOrUpdate, requestObject, requestOldObject, requireGate } from './common.js';
+
+export function validateImagePullJobRoute(deps: {
+  gates: Readonly<Record<string, boolean>>;
+  validate: (job: ImagePullJob, old: ImagePullJob | undefined) => Violation[];
+}): WebhookRoute {
+  return {
+    path: '/validate-apps-kruise-io-v1alpha1-imagepulljob',
+    name: 'validate-imagepulljob',
+    handler: (req) => {
+      requireGate(deps.gates, 'KruiseDaemon');
+      requireGate(deps.gates, 'ImagePullJobGate');
+      if (!isCreateOrUpdate(req)) return allowed();
+      return fromViolations(deps.validate(requestObject(req), requestOldObject(req)), 400);
+    },
+  };
+}
