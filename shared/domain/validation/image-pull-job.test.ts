@@ -1,0 +1,100 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { describe, it } from 'node:test';
+import yaml from 'js-yaml';
+import type { ImagePullJob, ImagePullJobSpec } from '../../api/image-pull-job.js';
+import { defaultImagePullJob, imagePullJobDenialCode, validateImagePullJob } from './image-pull-job.js';
+
+const job = (spec: Partial<ImagePullJobSpec> = {}): ImagePullJob =>
+  defaultImagePullJob({ metadata: { name: 'j', namespace: 'default' }, spec: { image: 'nginx:latest', completionPolicy: {}, ...spec } });
+
+describe('defaultImagePullJob', () => {
+  it('fills completionPolicy, pullPolicy, imagePullPolicy and the finalizer on CREATE', () => {
+    const out = job();
+    assert.deepEqual(out.spec, { image: 'nginx:latest', completionPolicy: { type: 'Always' }, pullPolicy: { timeoutSeconds: 600, backoffLimit: 3 }, imagePullPolicy: 'IfNotPresent' });
+    assert.deepEqual(out.metadata?.finalizers, ['apps.kruise.io/deletion-protection']);
+  });
+  it('does not re-add the finalizer on UPDATE', () => {
+    const out = defaultImagePullJob({ metadata: { name: 'j' }, spec: { image: 'nginx', completionPolicy: {} } }, 'UPDATE');
+    assert.equal(out.metadata?.finalizers, undefined);
+  });
+  it('keeps user values', () => {
+    const out = job({ pullPolicy: { timeoutSeconds: 30 }, completionPolicy: { type: 'Never' }, imagePullPolicy: 'Always' });
+    assert.deepEqual(out.spec?.pullPolicy, { timeoutSeconds: 30, backoffLimit: 3 });
+    assert.equal(out.spec?.completionPolicy.type, 'Never');
+    assert.equal(out.spec?.imagePullPolicy, 'Always');
+  });
+});
+
+describe('validateImagePullJob: parallelism (upstream TestValidateParallelismV1alpha1)', () => {
+  const cases: { name: string; p: number | string | undefined; err?: string }[] = [
+    { name: 'valid integer parallelism', p: 2 },
+    { name: 'valid zero parallelism', p: 0 },
+    { name: 'invalid negative parallelism', p: -1, err: 'parallelism must be non-negative' },
+    { name: 'invalid percentage parallelism', p: '50%', err: 'parallelism does not support percentage value' },
+    { name: 'valid string integer parallelism', p: '50' },
+    { name: 'valid string zero parallelism', p: '0' },
+    { name: 'invalid string negative parallelism', p: '-1', err: 'parallelism must be non-negative' },
+    { name: 'invalid string non-numeric parallelism', p: 'abc', err: 'parallelism must be a valid integer' },
+    { name: 'nil parallelism', p: undefined },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      const errs = validateImagePullJob(job({ parallelism: c.p }), undefined);
+      if (c.err) assert.ok(errs.length === 1 && errs[0]!.detail.includes(c.err), JSON.stringify(errs));
+      else assert.deepEqual(errs, []);
+    });
+  }
+});
+
+describe('validateImagePullJob: other rules', () => {
+  const cases: { name: string; spec: Partial<ImagePullJobSpec>; err?: string }[] = [
+    { name: 'names together with matchLabels are refused', spec: { selector: { names: ['n1'], matchLabels: { a: 'b' } } }, err: 'can not set both names and labelSelector in this spec.selector' },
+    { name: 'duplicated node names are refused', spec: { selector: { names: ['n1', 'n1'] } }, err: 'duplicated name in selector names' },
+    { name: 'an invalid node selector is refused', spec: { selector: { matchExpressions: [{ key: 'a', operator: 'In' }] } }, err: 'invalid selector: ' },
+    { name: 'selector together with podSelector is refused', spec: { selector: { names: ['n1'] }, podSelector: { matchLabels: { a: 'b' } } }, err: 'can not set both selector and podSelector' },
+    { name: 'an empty image is refused', spec: { image: '' }, err: 'image can not be empty' },
+    { name: 'an unparsable image is refused', spec: { image: 'Bad/Image' }, err: 'invalid image Bad/Image: ' },
+    { name: 'Always with a deadline under the pull timeout is refused', spec: { completionPolicy: { type: 'Always', activeDeadlineSeconds: 100 } }, err: 'completionPolicy.activeDeadlineSeconds must be greater than pullPolicy.timeoutSeconds(default 600)' },
+    { name: 'Always with a deadline equal to the timeout is allowed', spec: { completionPolicy: { type: 'Always', activeDeadlineSeconds: 600 } } },
+    { name: 'Never with a ttl is refused', spec: { completionPolicy: { type: 'Never', ttlSecondsAfterFinished: 10 } }, err: 'activeDeadlineSeconds and ttlSecondsAfterFinished can only work with Always CompletionPolicyType' },
+    { name: 'Never alone is allowed', spec: { completionPolicy: { type: 'Never' } } },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      const errs = validateImagePullJob(job(c.spec), undefined);
+      if (c.err) assert.ok(errs.length === 1 && errs[0]!.detail.startsWith(c.err), JSON.stringify(errs));
+      else assert.deepEqual(errs, []);
+    });
+  }
+
+  it('an unknown completionPolicy type is refused', () => {
+    const obj = job();
+    obj.spec!.completionPolicy.type = 'Sometimes';
+    assert.equal(validateImagePullJob(obj, undefined)[0]?.detail, 'unknown type of completionPolicy: Sometimes');
+  });
+});
+
+describe('validateImagePullJob: pullSecrets immutability', () => {
+  const old = job({ pullSecrets: ['a', 'b'] });
+  it('unchanged pullSecrets pass', () => assert.deepEqual(validateImagePullJob(job({ pullSecrets: ['a', 'b'] }), old), []));
+  it('changed pullSecrets are denied with 403', () => {
+    const errs = validateImagePullJob(job({ pullSecrets: ['a'] }), old);
+    assert.equal(errs[0]?.detail, 'spec.pullSecrets is immutable');
+    assert.equal(imagePullJobDenialCode(errs[0]!), 403);
+  });
+  it('other changes keep working on update', () => assert.deepEqual(validateImagePullJob(job({ pullSecrets: ['a', 'b'], parallelism: 5 }), old), []));
+});
+
+describe('the ImagePullJob example', () => {
+  it('10-imagepulljob.yaml validates after defaulting', (t) => {
+    let doc: ImagePullJob;
+    try {
+      doc = yaml.load(readFileSync(new URL('../../../../shared/examples/10-imagepulljob.yaml', import.meta.url), 'utf8')) as ImagePullJob;
+    } catch {
+      t.skip('examples folder not reachable');
+      return;
+    }
+    assert.deepEqual(validateImagePullJob(defaultImagePullJob(doc), undefined), []);
+  });
+});

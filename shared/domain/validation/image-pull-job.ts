@@ -1,0 +1,97 @@
+// ImagePullJob admission (spec/webhooks.md §5.2, spec/daemon-and-controllers.md §3.1): defaulting, then validation.
+// Upstream stops at the first problem and answers 400 with that message, so validation returns at most one
+// Violation whose `detail` is the upstream message. Gates KruiseDaemon and ImagePullJobGate are assumed on.
+import {
+  ImagePullJobDeletionProtectionFinalizer,
+  type ImagePullJob,
+} from '../../api/image-pull-job.js';
+import { DefaultImagePullBackoffLimit, DefaultImagePullTimeoutSeconds } from '../../api/node-image.js';
+import type { Violation } from '../../errors.js';
+import { parseImageReference } from './image-reference.js';
+import { labelSelectorConversionError } from './selector-validation.js';
+import { deepEqual } from './sidecarset-conflicts.js';
+
+/** Returns a defaulted clone. The deletion-protection finalizer is added on CREATE only (pass the operation). */
+export function defaultImagePullJob(obj: ImagePullJob, operation: 'CREATE' | 'UPDATE' | string = 'CREATE'): ImagePullJob {
+  const out = structuredClone(obj);
+  const spec = (out.spec ??= { image: '', completionPolicy: {} });
+  spec.completionPolicy ??= {};
+  if (!spec.completionPolicy.type) spec.completionPolicy.type = 'Always';
+  spec.pullPolicy ??= {};
+  spec.pullPolicy.timeoutSeconds ??= DefaultImagePullTimeoutSeconds;
+  spec.pullPolicy.backoffLimit ??= DefaultImagePullBackoffLimit;
+  if (!spec.imagePullPolicy) spec.imagePullPolicy = 'IfNotPresent';
+  if (operation === 'CREATE') {
+    const meta = (out.metadata ??= {});
+    const finalizers = (meta.finalizers ??= []);
+    if (!finalizers.includes(ImagePullJobDeletionProtectionFinalizer)) finalizers.push(ImagePullJobDeletionProtectionFinalizer);
+  }
+  return out;
+}
+
+const invalid = (field: string, value: unknown, detail: string): Violation[] => [{ field, type: 'Invalid value', value, detail }];
+
+export function validateImagePullJob(obj: ImagePullJob, old: ImagePullJob | undefined): Violation[] {
+  const spec = obj.spec ?? { image: '', completionPolicy: {} };
+  if (old && !deepEqual(spec.pullSecrets ?? [], old.spec?.pullSecrets ?? [])) {
+    return [{ field: 'spec.pullSecrets', type: 'Forbidden', detail: 'spec.pullSecrets is immutable' }];
+  }
+  const sel = spec.selector;
+  if (sel) {
+    if (sel.matchLabels != null || sel.matchExpressions != null) {
+      if (sel.names != null) return invalid('spec.selector', sel, 'can not set both names and labelSelector in this spec.selector');
+      const err = labelSelectorConversionError(sel);
+      if (err) return invalid('spec.selector', sel, `invalid selector: ${err}`);
+    }
+    if (sel.names != null && new Set(sel.names).size !== sel.names.length) {
+      return invalid('spec.selector.names', sel.names, 'duplicated name in selector names');
+    }
+  }
+  if (spec.podSelector) {
+    if (sel) return invalid('spec.podSelector', spec.podSelector, 'can not set both selector and podSelector');
+    const err = labelSelectorConversionError(spec.podSelector);
+    if (err) return invalid('spec.podSelector', spec.podSelector, `invalid podSelector: ${err}`);
+  }
+  const parallelism = validateParallelism(spec.parallelism);
+  if (parallelism) return invalid('spec.parallelism', spec.parallelism, parallelism);
+  if (!spec.image) return [{ field: 'spec.image', type: 'Required value', detail: 'image can not be empty' }];
+  try {
+    parseImageReference(spec.image);
+  } catch (err) {
+    return invalid('spec.image', spec.image, `invalid image ${spec.image}: ${(err as Error).message}`);
+  }
+  const timeout = spec.pullPolicy?.timeoutSeconds ?? DefaultImagePullTimeoutSeconds;
+  const cp = spec.completionPolicy ?? {};
+  switch (cp.type) {
+    case 'Always':
+      if (cp.activeDeadlineSeconds != null && timeout > cp.activeDeadlineSeconds) {
+        return invalid('spec.completionPolicy.activeDeadlineSeconds', cp.activeDeadlineSeconds, 'completionPolicy.activeDeadlineSeconds must be greater than pullPolicy.timeoutSeconds(default 600)');
+      }
+      break;
+    case 'Never':
+      if (cp.activeDeadlineSeconds != null || cp.ttlSecondsAfterFinished != null) {
+        return [{ field: 'spec.completionPolicy', type: 'Forbidden', detail: 'activeDeadlineSeconds and ttlSecondsAfterFinished can only work with Always CompletionPolicyType' }];
+      }
+      break;
+    default:
+      return [{ field: 'spec.completionPolicy.type', type: 'Unsupported value', value: cp.type ?? '', detail: `unknown type of completionPolicy: ${cp.type ?? ''}` }];
+  }
+  return [];
+}
+
+/** HEAD rule: an integer (or integer string) ≥ 0; percentages are not supported. */
+function validateParallelism(p: number | string | undefined): string | undefined {
+  if (p === undefined || p === null) return undefined;
+  if (typeof p === 'number') return p < 0 ? 'parallelism must be non-negative' : undefined;
+  if (p.endsWith('%')) return 'parallelism does not support percentage value';
+  if (!/^[+-]?\d+$/.test(p)) return `parallelism must be a valid integer: ${JSON.stringify(p)}`;
+  return Number(p) < 0 ? 'parallelism must be non-negative' : undefined;
+}
+
+/**
+ * The HTTP status upstream answers for a violation from validateImagePullJob: pullSecrets immutability is a
+ * Denied (403), everything else Errored(400).
+ */
+export function imagePullJobDenialCode(v: Violation): 400 | 403 {
+  return v.field === 'spec.pullSecrets' ? 403 : 400;
+}
