@@ -69,6 +69,9 @@ export function generateServingCert(ca: KeyPairPem, host: string, now: Date): Ke
     { name: 'keyUsage', digitalSignature: true, keyEncipherment: true, critical: true },
     { name: 'extKeyUsage', serverAuth: true },
     { name: 'subjectAltName', altNames },
+    // Every CA we make has the same subject (upstream's CN), so without the key id a client trusting an old and a
+    // new CA during rotation may pick the wrong issuer by name and fail the signature check.
+    { name: 'authorityKeyIdentifier', keyIdentifier: caCert.generateSubjectKeyIdentifier().getBytes() },
   ]);
   cert.sign(caKey, forge.md.sha256.create());
   return { key: pki.privateKeyToPem(key), cert: pki.certificateToPem(cert) };

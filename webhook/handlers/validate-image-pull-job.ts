@@ -8,6 +8,8 @@ import { fromViolations, isCreateOrUpdate, requestObject, requestOldObject, requ
 export function validateImagePullJobRoute(deps: {
   gates: Readonly<Record<string, boolean>>;
   validate: (job: ImagePullJob, old: ImagePullJob | undefined) => Violation[];
+  /** Upstream answers most violations with 400 but some (pullSecrets immutability) with 403. */
+  denialCode?: (v: Violation) => 400 | 403;
 }): WebhookRoute {
   return {
     path: '/validate-apps-kruise-io-v1alpha1-imagepulljob',
@@ -16,7 +18,8 @@ export function validateImagePullJobRoute(deps: {
       requireGate(deps.gates, 'KruiseDaemon');
       requireGate(deps.gates, 'ImagePullJobGate');
       if (!isCreateOrUpdate(req)) return allowed();
-      return fromViolations(deps.validate(requestObject(req), requestOldObject(req)), 400);
+      const vs = deps.validate(requestObject(req), requestOldObject(req));
+      return fromViolations(vs, vs.length && deps.denialCode ? deps.denialCode(vs[0]!) : 400);
     },
   };
 }

@@ -1,0 +1,50 @@
+// The explicit handler table (style §4: no import-time registries). main.ts calls makeRoutes with live caches; tests
+// and the benchmark call it with static ones. Each entry pairs OpenKruise's path with a pure function from shared/domain.
+import type { SidecarSet } from '../../shared/api/sidecarset.js';
+import type { FeatureGate } from '../../shared/config.js';
+import { mutateContainerRecreateRequest } from '../../shared/domain/validation/container-recreate-request.js';
+import { defaultImagePullJob, imagePullJobDenialCode, validateImagePullJob } from '../../shared/domain/validation/image-pull-job.js';
+import { defaultNodeImage, validateNodeImage } from '../../shared/domain/validation/node-image.js';
+import { validateSidecarSet, type SidecarSetValidationContext } from '../../shared/domain/validation/sidecarset.js';
+import type { WebhookRoute } from '../admission/route.js';
+import type { AdmissionCaches } from '../caches.js';
+import { mutateContainerRecreateRequestRoute } from './mutate-container-recreate-request.js';
+import { mutateImagePullJobRoute } from './mutate-image-pull-job.js';
+import { mutateNodeImageRoute } from './mutate-node-image.js';
+import { validateImagePullJobRoute } from './validate-image-pull-job.js';
+import { validateNodeImageRoute } from './validate-node-image.js';
+import { validateSidecarSetRoute } from './validate-sidecarset.js';
+
+export interface RouteDeps {
+  caches: AdmissionCaches;
+  gates: Readonly<Record<FeatureGate, boolean>>;
+  now: () => Date;
+  random: () => number;
+}
+
+/** The SidecarSet validation context, gathered from the caches before the pure validator runs. */
+export function sidecarSetValidationContext(deps: RouteDeps): SidecarSetValidationContext {
+  const c = deps.caches;
+  return {
+    sidecarSets: c.sidecarSets(),
+    namespaceLabels: c.namespaceLabels,
+    revisionExists: (ref) =>
+      ref.revisionName
+        ? c.revisionByName(ref.revisionName) !== undefined
+        : ref.customVersion !== undefined && c.revisionByCustomVersion(ref.sidecarSetName, ref.customVersion) !== undefined,
+    patchMetadataWhitelist: c.patchMetadataWhitelist(),
+    patchMetadataDefaultsAllowed: deps.gates.SidecarSetPatchPodMetadataDefaultsAllowed,
+  };
+}
+
+export function makeRoutes(deps: RouteDeps): WebhookRoute[] {
+  const gates = deps.gates;
+  return [
+    validateSidecarSetRoute<SidecarSetValidationContext>({ validate: (o: SidecarSet, old, ctx) => validateSidecarSet(o, old, ctx), context: () => sidecarSetValidationContext(deps) }),
+    mutateContainerRecreateRequestRoute({ gates, mutate: mutateContainerRecreateRequest, fetchPod: deps.caches.fetchPod, fetchNode: deps.caches.fetchNode }),
+    mutateImagePullJobRoute({ gates, defaults: defaultImagePullJob }),
+    validateImagePullJobRoute({ gates, validate: validateImagePullJob, denialCode: imagePullJobDenialCode }),
+    mutateNodeImageRoute({ gates, defaults: defaultNodeImage, now: deps.now }),
+    validateNodeImageRoute({ gates, validate: (o) => validateNodeImage(o) }),
+  ];
+}

@@ -1,0 +1,93 @@
+// Composition root of the admission webhook: the only place that reads process.env, handles signals or exits.
+import { loadConfig, ConfigError, type Config } from '../shared/config.js';
+import { createLogger, type Logger } from '../shared/log.js';
+import { makeKube, type Kube } from '../shared/kube/client.js';
+import { systemClock } from '../certs/clock.js';
+import { fileSource } from '../certs/file-source.js';
+import { selfSignedSource } from '../certs/self-signed-source.js';
+import { fsStore, secretStore } from '../certs/store.js';
+import { patchWebhookConfigurations } from '../certs/webhook-config.js';
+import { buildApp } from './app.js';
+import { startAdmissionCaches } from './caches.js';
+import { makeRoutes } from './handlers/index.js';
+import { buildHealthApp } from './health.js';
+import { createMetrics } from './metrics.js';
+import { attachCertificateSource, firstCertificate, type CertificateSource } from './tls.js';
+
+function certificateSource(config: Config, kube: Kube, log: Logger): CertificateSource {
+  const clock = systemClock;
+  if (config.certWriter === 'external') return fileSource({ dir: config.certDir, clock, log: log.child({ component: 'certs' }) });
+  // In-cluster the apiserver reaches us through the Service DNS name; outside it, through WEBHOOK_HOST.
+  const host = config.webhookHost ?? `${config.serviceName}.${config.namespace}.svc`;
+  const store = config.certWriter === 'fs' ? fsStore(config.certDir, clock.now) : secretStore(kube.core, config.namespace, config.secretName);
+  const certLog = log.child({ component: 'certs' });
+  return selfSignedSource({
+    store,
+    host,
+    renewBeforeMs: config.renewBeforeMs,
+    clock,
+    log: certLog,
+    publishCA: async (caPem) => {
+      const r = await patchWebhookConfigurations(kube.admission, {
+        caBundle: Buffer.from(caPem).toString('base64'),
+        ...(config.webhookHost ? { host: config.webhookHost } : {}),
+        port: config.webhookPort,
+        service: { namespace: config.namespace, name: config.serviceName },
+      });
+      if (r.updated.length) certLog.info({ updated: r.updated }, 'patched webhook configurations');
+      if (r.missing.length) certLog.warn({ missing: r.missing }, 'webhook configurations not found; will retry');
+    },
+  });
+}
+
+async function main(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig(process.env);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(2);
+    }
+    throw err;
+  }
+  const log = createLogger({ level: config.logLevel, name: 'kruise-webhook' });
+  const kube = makeKube(config);
+  const stop = new AbortController();
+  const metrics = createMetrics({ defaultMetrics: true });
+  const caches = startAdmissionCaches(kube, config.namespace, stop.signal, log);
+  const source = certificateSource(config, kube, log);
+  void source.start(stop.signal);
+
+  const readiness = () => caches.notSynced() ?? (source.healthy() ? null : 'no valid serving certificate');
+  const health = buildHealthApp({ log, readiness, metrics });
+  await health.listen({ host: config.bindAddress, port: config.healthPort });
+
+  log.info({ writer: config.certWriter }, 'waiting for the serving certificate');
+  const first = await firstCertificate(source, stop.signal);
+  if (!first) return;
+  const routes = makeRoutes({ caches, gates: config.featureGates, now: () => new Date(), random: Math.random });
+  const app = buildApp({ log, routes, metrics, readiness, tls: { key: first.key, cert: first.cert } });
+  attachCertificateSource(app.server as unknown as { setSecureContext(o: { key: string; cert: string }): void }, source, { log, metrics });
+  await app.listen({ host: config.bindAddress, port: config.webhookPort });
+  log.info({ routes: routes.map((r) => r.path), bind: config.bindAddress, port: config.webhookPort }, 'webhook serving');
+
+  let closing = false;
+  const shutdown = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    log.info({ signal }, 'shutting down');
+    // Give in-flight reviews a bounded grace period; the apiserver retries or applies failurePolicy after that.
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    stop.abort();
+    void Promise.allSettled([app.close(), health.close()]).then(() => process.exit(0));
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+}
+
+main().catch((err) => {
+  process.stderr.write(`kruise-webhook failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.exit(1);
+});
