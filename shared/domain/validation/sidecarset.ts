@@ -3,9 +3,10 @@
 import type { IntOrString, LabelSelector, Volume } from '../../api/meta.js';
 import type { SidecarContainer, SidecarSet, SidecarSetUpdateStrategy } from '../../api/sidecarset.js';
 import type { Violation } from '../../errors.js';
-import { validatePatchPodMetadata, validateAnnotations } from './patch-metadata.js';
+import { validateClusterObjectMeta } from './object-meta.js';
+import { validatePatchPodMetadata } from './patch-metadata.js';
 import { validatePodSpecSubset } from './pod-spec.js';
-import { labelSelectorConversionError, validateLabels, validateLabelSelector } from './selector-validation.js';
+import { labelSelectorConversionError, validateLabelSelector } from './selector-validation.js';
 import { validateSidecarSetConflicts, type NamespaceLabels } from './sidecarset-conflicts.js';
 import { validateTransferEnvFieldRef } from './transfer-env.js';
 
@@ -36,26 +37,14 @@ export function validateSidecarSet(obj: SidecarSet, old: SidecarSet | undefined,
 const nameRe = /^[a-zA-Z0-9-]+$/;
 
 export function validateSidecarSetMetadata(obj: SidecarSet): Violation[] {
-  const meta = obj.metadata ?? {};
-  const out: Violation[] = [];
-  const name = meta.name ?? '';
-  if (name === '' && !meta.generateName) {
-    out.push({ field: 'metadata.name', type: 'Required value', detail: 'name or generateName is required' });
-  } else if (name !== '') {
+  return validateClusterObjectMeta(obj.metadata, (name) => {
+    const errs: string[] = [];
     if (!nameRe.test(name)) {
-      out.push({
-        field: 'metadata.name',
-        type: 'Invalid value',
-        value: name,
-        detail: "sidecarset name must consist of alphanumeric characters or '-' (e.g. 'example-com', regex used for validation is '[a-zA-Z0-9\\-]+')",
-      });
+      errs.push("sidecarset name must consist of alphanumeric characters or '-' (e.g. 'example-com', regex used for validation is '[a-zA-Z0-9\\-]+')");
     }
-    if (name.length > 63) out.push({ field: 'metadata.name', type: 'Invalid value', value: name, detail: 'must be no more than 63 characters' });
-  }
-  if (meta.namespace) out.push({ field: 'metadata.namespace', type: 'Forbidden', detail: 'not allowed on this type' });
-  out.push(...validateLabels(meta.labels, 'metadata.labels'));
-  out.push(...validateAnnotations(meta.annotations ?? {}, 'metadata.annotations'));
-  return out;
+    if (name.length > 63) errs.push('must be no more than 63 characters');
+    return errs;
+  });
 }
 
 /** kruise's validateSelector: k8s rules + non-empty + convertible (a bad value is therefore reported twice). */

@@ -1,0 +1,102 @@
+// ResourceDistribution validating webhook (spec/webhooks.md §5.4, spec/daemon-and-controllers.md §5.2). All problems
+// are collected and answered 422 as a field.ErrorList aggregate. Gate ResourceDistributionGate is assumed on.
+//
+// The upstream server-side dry-run create of spec.resource (in the kruise namespace) needs the API server, so the
+// caller runs it first and passes the outcome in `dryRunError` (undefined = succeeded or AlreadyExists). Callers that
+// cannot dry-run simply omit it and that one check is skipped.
+import type { ResourceDistribution, ResourceDistributionTargetNamespaces } from '../../api/resource-distribution.js';
+import type { Violation } from '../../errors.js';
+import { isDNS1123Label, isDNS1123Subdomain } from './names.js';
+import { validateClusterObjectMeta } from './object-meta.js';
+import { labelSelectorConversionError } from './selector-validation.js';
+
+export interface ResourceDistributionValidationOptions {
+  /** Error text of the dry-run create of spec.resource; undefined when it succeeded, hit AlreadyExists, or was not run. */
+  dryRunError?: string;
+}
+
+const supportedKinds = ['Secret', 'ConfigMap'];
+
+interface DecodedResource {
+  apiVersion: string;
+  kind: string;
+  name: string;
+}
+
+export function validateResourceDistribution(
+  obj: ResourceDistribution,
+  old: ResourceDistribution | undefined,
+  opts: ResourceDistributionValidationOptions = {},
+): Violation[] {
+  const out = validateClusterObjectMeta(obj.metadata, isDNS1123Subdomain);
+  const decoded = decodeResource(obj.spec?.resource, out);
+  if (!decoded) return out;
+  const oldDecoded = old ? decodeResource(old.spec?.resource, out) : undefined;
+  out.push(...validateResource(decoded, oldDecoded, opts.dryRunError));
+  out.push(...validateTargets(obj));
+  return out;
+}
+
+/** UnstructuredJSONScheme.Decode: the embedded object needs a kind and an apiVersion. */
+function decodeResource(resource: unknown, out: Violation[]): DecodedResource | undefined {
+  const field = 'spec';
+  if (resource === undefined || resource === null) {
+    out.push({ field, type: 'Invalid value', value: null, detail: 'empty resource is not allowed' });
+    return undefined;
+  }
+  const fail = (err: string): undefined => {
+    out.push({ field, type: 'Internal error', detail: `failed to deserialize resource, please check your spec.resource, err ${err}` });
+    return undefined;
+  };
+  if (typeof resource !== 'object' || Array.isArray(resource)) return fail('json: cannot unmarshal non-object into Go value of type map[string]interface {}');
+  const r = resource as { apiVersion?: unknown; kind?: unknown; metadata?: { name?: unknown } };
+  const raw = JSON.stringify(resource);
+  if (typeof r.kind !== 'string' || r.kind === '') return fail(`Object 'Kind' is missing in '${raw}'`);
+  if (typeof r.apiVersion !== 'string' || r.apiVersion === '') return fail(`Object 'apiVersion' is missing in '${raw}'`);
+  return { apiVersion: r.apiVersion, kind: r.kind, name: typeof r.metadata?.name === 'string' ? r.metadata.name : '' };
+}
+
+function validateResource(r: DecodedResource, old: DecodedResource | undefined, dryRunError: string | undefined): Violation[] {
+  const field = 'spec.resource';
+  const group = r.apiVersion.includes('/') ? r.apiVersion.slice(0, r.apiVersion.indexOf('/')) : '';
+  if (group !== '' || !supportedKinds.includes(r.kind)) {
+    return [{ field, type: 'Invalid value', value: r, detail: `unknown or unsupported resource GroupKind, only support [${supportedKinds.join(' ')}]` }];
+  }
+  if (old && (old.apiVersion !== r.apiVersion || old.kind !== r.kind || old.name !== r.name)) {
+    return [{ field, type: 'Invalid value', value: null, detail: 'resource apiVersion, kind, and name are immutable' }];
+  }
+  if (dryRunError !== undefined) {
+    return [{ field, type: 'Internal error', detail: `failed to dry-run to validate spec.resource, error: ${dryRunError}` }];
+  }
+  return [];
+}
+
+function validateTargets(obj: ResourceDistribution): Violation[] {
+  const targets = obj.spec?.targets ?? {};
+  const out: Violation[] = [];
+  const included = new Set<string>();
+  const check = (list: ResourceDistributionTargetNamespaces | undefined, key: string, onName: (n: string) => void): void => {
+    for (const ns of list?.list ?? []) {
+      onName(ns.name);
+      for (const detail of isDNS1123Label(ns.name ?? '')) out.push({ field: `spec.targets.${key}`, type: 'Invalid value', value: list, detail });
+    }
+  };
+  check(targets.includedNamespaces, 'includedNamespaces', (n) => included.add(n));
+  const conflicted: string[] = [];
+  check(targets.excludedNamespaces, 'excludedNamespaces', (n) => {
+    if (included.has(n)) conflicted.push(n);
+  });
+  if (conflicted.length > 0) {
+    out.push({
+      field: 'spec.targets',
+      type: 'Invalid value',
+      value: targets,
+      detail: `ambiguous targets because namespace [${conflicted.join(' ')}] is in both IncludedNamespaces.List and ExcludedNamespaces.List`,
+    });
+  }
+  const selErr = targets.namespaceLabelSelector ? labelSelectorConversionError(targets.namespaceLabelSelector) : undefined;
+  if (selErr) {
+    out.push({ field: 'spec.targets.namespaceLabelSelector', type: 'Invalid value', value: targets.namespaceLabelSelector, detail: `labelSelectorAsSelector error: ${selErr}` });
+  }
+  return out;
+}
