@@ -153,3 +153,12 @@ describe('the CRR example', () => {
     assert.equal(out.spec?.strategy?.terminationGracePeriodSeconds, 30);
   });
 });
+
+describe('namespace fallback', () => {
+  it('uses the request namespace when the CRR carries none', () => {
+    const obj = crr();
+    delete obj.metadata!.namespace;
+    const out = mutateContainerRecreateRequest(obj, undefined, { ...ctxWith(pod()), namespace: 'default' });
+    assert.equal(out.metadata?.labels?.['crr.apps.kruise.io/node-name'], 'node-1');
+  });
+});

@@ -19,6 +19,8 @@ export interface CRRMutationContext {
   operation: 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT' | string;
   getPod(namespace: string, name: string): Pod | undefined;
   getNode(name: string): V1Node | undefined;
+  /** The request's namespace, used when the object itself carries none. */
+  namespace?: string;
 }
 
 const minDeadlineSeconds = 3;
@@ -73,7 +75,7 @@ function mutateOnCreate(obj: ContainerRecreateRequest, ctx: CRRMutationContext):
   if (!strategy.failurePolicy) strategy.failurePolicy = 'Fail';
   else if (strategy.failurePolicy !== 'Fail' && strategy.failurePolicy !== 'Ignore') throw bad(`unknown failurePolicy ${strategy.failurePolicy}`);
 
-  const pod = ctx.getPod(meta.namespace ?? '', spec.podName);
+  const pod = ctx.getPod(meta.namespace || ctx.namespace || '', spec.podName);
   if (!pod) throw bad(`no found Pod named ${spec.podName}`);
   if (!isPodActive(pod) && !hasCondition(pod, SidecarTerminatedConditionType)) {
     throw bad('not allowed to recreate containers in an inactive Pod');
