@@ -58,6 +58,10 @@ describe('CRI client on real containerd', { timeout: 90_000 }, () => {
     assert.ok(listed.repoDigests.some((d) => d.startsWith(`${repository}@sha256:`)), JSON.stringify(listed.repoDigests));
   });
 
+  test('pulling a tag the registry does not have fails with not-found', async () => {
+    await assert.rejects(cri.images.pullImage({ image: `${env.registry.host}/kruise-ts/app:no-such-tag` }), (e) => isCriError(e, 'not-found'));
+  });
+
   test('a pull from a registry with htpasswd auth succeeds with the right credentials and fails typed with wrong ones', async () => {
     const auth = { username: 'puller', password: 's3cret-pw' };
     const secured = await env.addRegistry(auth);
