@@ -64,7 +64,7 @@ function mutate(root: any, r: () => number): void {
   }
 }
 
-const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web-1', namespace: 'default', labels: { app: 'web' } }, spec: { nodeName: 'n1', containers: [{ name: 'app', image: 'nginx:1.25', env: [{ name: 'A', value: '1' }] }] }, status: { phase: 'Running', containerStatuses: [{ name: 'app', containerID: 'containerd://abc', restartCount: 0 }] } };
+const pod: any = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web-1', namespace: 'default', labels: { app: 'web' } }, spec: { nodeName: 'n1', containers: [{ name: 'app', image: 'nginx:1.25', env: [{ name: 'A', value: '1' }] }] }, status: { phase: 'Running', containerStatuses: [{ name: 'app', containerID: 'containerd://abc', restartCount: 0 }] } };
 const objects: Record<string, { kind: string; object: unknown }> = {
   '/mutate-pod': { kind: 'Pod', object: pod },
   '/mutate-apps-kruise-io-v1alpha1-sidecarset': { kind: 'SidecarSet', object: { metadata: { name: 's' }, spec: { selector: { matchLabels: { app: 'web' } }, containers: [{ name: 'side', image: 'busybox' }] } } },
