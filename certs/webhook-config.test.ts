@@ -36,7 +36,7 @@ test('every webhook of a configuration is patched, and an up-to-date one reports
   ] };
   const first = withClientConfigs(conf, target);
   assert.equal(first.changed, true);
-  assert.ok(first.conf.webhooks.every((w) => w.clientConfig.caBundle === 'Q0E='));
+  assert.ok(first.conf.webhooks.every((w: any) => w.clientConfig.caBundle === 'Q0E='));
   assert.equal(conf.webhooks[0]!.clientConfig.service.namespace, 'n', 'input untouched');
   assert.equal(withClientConfigs(first.conf, target).changed, false);
 });
