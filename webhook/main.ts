@@ -40,6 +40,20 @@ function certificateSource(config: Config, kube: Kube, log: Logger): Certificate
   });
 }
 
+/** Upstream dry-run-creates a ResourceDistribution's resource in the kruise namespace; AlreadyExists is fine. */
+function dryRunCreate(kube: Kube, namespace: string) {
+  return async (resource: Record<string, unknown>): Promise<string | undefined> => {
+    const metadata = { ...((resource.metadata as object | undefined) ?? {}), namespace };
+    try {
+      await kube.objects.create({ ...resource, metadata } as never, undefined, 'All');
+      return undefined;
+    } catch (err) {
+      if ((err as { code?: number }).code === 409) return undefined;
+      return err instanceof Error ? err.message : String(err);
+    }
+  };
+}
+
 async function main(): Promise<void> {
   let config: Config;
   try {
@@ -66,7 +80,7 @@ async function main(): Promise<void> {
   log.info({ writer: config.certWriter }, 'waiting for the serving certificate');
   const first = await firstCertificate(source, stop.signal);
   if (!first) return;
-  const routes = makeRoutes({ caches, gates: config.featureGates, now: () => new Date(), random: Math.random });
+  const routes = makeRoutes({ caches, gates: config.featureGates, now: () => new Date(), random: Math.random, dryRunCreate: dryRunCreate(kube, config.namespace) });
   const app = buildApp({ log, routes, metrics, readiness, tls: { key: first.key, cert: first.cert } });
   attachCertificateSource(app.server as unknown as { setSecureContext(o: { key: string; cert: string }): void }, source, { log, metrics });
   await app.listen({ host: config.bindAddress, port: config.webhookPort });

@@ -176,3 +176,16 @@ for (const tc of cases) {
     if (tc.message) assert.match(r.status?.message ?? '', tc.message);
   });
 }
+
+test('validate-resourcedistribution hands the dry-run outcome of spec.resource to the validator', async () => {
+  const dryRuns: unknown[] = [];
+  const route = validateResourceDistributionRoute({
+    gates: on,
+    dryRunCreate: async (res) => { dryRuns.push(res); return 'configmaps "cm" is invalid'; },
+    validate: (_o, _old, opts) => (opts.dryRunError ? [{ field: 'spec.resource', type: 'Invalid value', value: 'cm', detail: opts.dryRunError }] : []),
+  });
+  const r = await call(route, { object: { metadata: { name: 'rd' }, spec: { resource: { kind: 'ConfigMap', metadata: { name: 'cm' } } } } });
+  assert.deepEqual(dryRuns, [{ kind: 'ConfigMap', metadata: { name: 'cm' } }]);
+  assert.equal(r.status?.code, 422);
+  assert.match(r.status?.message ?? '', /configmaps "cm" is invalid/);
+});

@@ -5,6 +5,7 @@ import type { FeatureGate } from '../../shared/config.js';
 import { mutateContainerRecreateRequest } from '../../shared/domain/validation/container-recreate-request.js';
 import { defaultImagePullJob, imagePullJobDenialCode, validateImagePullJob } from '../../shared/domain/validation/image-pull-job.js';
 import { defaultNodeImage, validateNodeImage } from '../../shared/domain/validation/node-image.js';
+import { validateResourceDistribution } from '../../shared/domain/validation/resource-distribution.js';
 import { validateSidecarSet, type SidecarSetValidationContext } from '../../shared/domain/validation/sidecarset.js';
 import type { WebhookRoute } from '../admission/route.js';
 import type { AdmissionCaches } from '../caches.js';
@@ -13,6 +14,7 @@ import { mutateImagePullJobRoute } from './mutate-image-pull-job.js';
 import { mutateNodeImageRoute } from './mutate-node-image.js';
 import { validateImagePullJobRoute } from './validate-image-pull-job.js';
 import { validateNodeImageRoute } from './validate-node-image.js';
+import { validateResourceDistributionRoute } from './validate-resource-distribution.js';
 import { validateSidecarSetRoute } from './validate-sidecarset.js';
 
 export interface RouteDeps {
@@ -20,6 +22,8 @@ export interface RouteDeps {
   gates: Readonly<Record<FeatureGate, boolean>>;
   now: () => Date;
   random: () => number;
+  /** Server-side dry-run create for ResourceDistribution; offline callers (CLI, tests) leave it out. */
+  dryRunCreate?: (resource: Record<string, unknown>) => Promise<string | undefined>;
 }
 
 /** The SidecarSet validation context, gathered from the caches before the pure validator runs. */
@@ -46,5 +50,6 @@ export function makeRoutes(deps: RouteDeps): WebhookRoute[] {
     validateImagePullJobRoute({ gates, validate: validateImagePullJob, denialCode: imagePullJobDenialCode }),
     mutateNodeImageRoute({ gates, defaults: defaultNodeImage, now: deps.now }),
     validateNodeImageRoute({ gates, validate: (o) => validateNodeImage(o) }),
+    validateResourceDistributionRoute({ gates, validate: validateResourceDistribution, ...(deps.dryRunCreate ? { dryRunCreate: deps.dryRunCreate } : {}) }),
   ];
 }
