@@ -22,8 +22,9 @@ export interface Violation {
 
 export function formatViolation(v: Violation): string {
   const shown = v.type === 'Invalid value' || v.type === 'Unsupported value' || v.type === 'Duplicate value' || v.type === 'Not found';
-  const value = shown ? ` ${v.value === undefined ? 'null' : JSON.stringify(v.value)}` : '';
-  return `${v.field}: ${v.type}:${value}${v.detail ? `${shown ? ': ' : ' '}${v.detail}` : ''}`;
+  // Mirrors field.Error.ErrorBody: "<type>[: <value>][: <detail>]".
+  const value = shown ? `: ${v.value === undefined ? 'null' : JSON.stringify(v.value)}` : '';
+  return `${v.field}: ${v.type}${value}${v.detail ? `: ${v.detail}` : ''}`;
 }
 
 /** Kubernetes' ErrorList aggregate: one error bare, several as "[e1, e2]". */
