@@ -9,6 +9,8 @@ import { isCreateOrUpdate, mutateByDiff, requestObject, requestOldObject, requir
 
 export interface CrrContext {
   operation: 'CREATE' | 'UPDATE';
+  /** The request's namespace, for objects that carry none. */
+  namespace?: string;
   getPod: (namespace: string, name: string) => Pod | undefined;
   getNode: (name: string) => V1Node | undefined;
 }
@@ -37,6 +39,7 @@ export function mutateContainerRecreateRequestRoute(deps: MutateCrrDeps): Webhoo
       const node = nodeName ? await deps.fetchNode(nodeName) : undefined;
       const ctx: CrrContext = {
         operation,
+        namespace,
         getPod: (ns, name) => (pod && ns === namespace && name === podName ? pod : undefined),
         getNode: (name) => (node && name === nodeName ? node : undefined),
       };
