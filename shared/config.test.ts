@@ -1,0 +1,52 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ConfigError, loadConfig, parseRenewBefore } from './config.js';
+
+const DAY = 24 * 3600 * 1000;
+
+test('an empty environment yields the upstream defaults, frozen', () => {
+  const c = loadConfig({});
+  assert.equal(c.namespace, 'kruise-system');
+  assert.equal(c.secretName, 'kruise-webhook-certs');
+  assert.equal(c.serviceName, 'kruise-webhook-service');
+  assert.equal(c.webhookPort, 9876);
+  assert.equal(c.certDir, '/tmp/kruise-webhook-certs');
+  assert.equal(c.certWriter, 'secret');
+  assert.equal(c.renewBeforeMs, 180 * DAY);
+  assert.equal(c.bindAddress, '127.0.0.1');
+  assert.equal(c.healthPort, 8000);
+  assert.equal(c.featureGates.ResourceDistributionGate, false);
+  assert.ok(Object.isFrozen(c));
+});
+
+test('WEBHOOK_HOST makes fs the default writer, and an explicit writer wins', () => {
+  assert.equal(loadConfig({ WEBHOOK_HOST: '10.0.0.7' }).certWriter, 'fs');
+  assert.equal(loadConfig({ WEBHOOK_HOST: '10.0.0.7', WEBHOOK_CERT_WRITER: 'secret' }).certWriter, 'secret');
+  assert.equal(loadConfig({ WEBHOOK_CERT_WRITER: 'external' }).certWriter, 'external');
+});
+
+test('numbers and gates are parsed from strings', () => {
+  const c = loadConfig({ WEBHOOK_PORT: '443', HEALTH_PORT: '8081', FEATURE_GATES: 'ResourceDistributionGate=true, KruiseDaemon=false' });
+  assert.equal(c.webhookPort, 443);
+  assert.equal(c.healthPort, 8081);
+  assert.equal(c.featureGates.ResourceDistributionGate, true);
+  assert.equal(c.featureGates.KruiseDaemon, false);
+});
+
+test('every problem is listed at once', () => {
+  try {
+    loadConfig({ WEBHOOK_PORT: 'x', CERTS_RENEW_BEFORE: '3w', WEBHOOK_CERT_WRITER: 'disk', FEATURE_GATES: 'Nope=true' });
+    assert.fail('expected ConfigError');
+  } catch (err) {
+    assert.ok(err instanceof ConfigError);
+    const text = err.problems.join('\n');
+    for (const name of ['WEBHOOK_PORT', 'CERTS_RENEW_BEFORE', 'WEBHOOK_CERT_WRITER', 'FEATURE_GATES']) assert.match(text, new RegExp(name));
+  }
+});
+
+const durations: { name: string; input: string; days: number }[] = [
+  { name: 'days are days', input: '180d', days: 180 },
+  { name: 'a month is 30 days, as upstream', input: '6m', days: 180 },
+  { name: 'a year is 365 days', input: '1y', days: 365 },
+];
+for (const tc of durations) test(`renew-before: ${tc.name}`, () => assert.equal(parseRenewBefore(tc.input), tc.days * DAY));
