@@ -10,7 +10,9 @@ export const systemClock: Clock = {
   sleep: (ms, signal) =>
     new Promise((resolve) => {
       if (signal.aborted) return resolve();
-      const t = setTimeout(resolve, ms);
-      signal.addEventListener('abort', () => { clearTimeout(t); resolve(); }, { once: true });
+      // Remove the listener when the timer fires, or each resync would leave one behind on the signal.
+      const onAbort = () => { clearTimeout(t); resolve(); };
+      const t = setTimeout(() => { signal.removeEventListener('abort', onAbort); resolve(); }, ms);
+      signal.addEventListener('abort', onAbort, { once: true });
     }),
 };

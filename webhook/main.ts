@@ -1,4 +1,5 @@
 // Composition root of the admission webhook: the only place that reads process.env, handles signals or exits.
+import { setMaxListeners } from 'node:events';
 import { loadConfig, ConfigError, type Config } from '../shared/config.js';
 import { createLogger, type Logger } from '../shared/log.js';
 import { makeKube, type Kube } from '../shared/kube/client.js';
@@ -68,6 +69,8 @@ async function main(): Promise<void> {
   const log = createLogger({ level: config.logLevel, name: 'kruise-webhook' });
   const kube = makeKube(config);
   const stop = new AbortController();
+  // Every informer and timer listens on this one signal; the default cap of 10 would warn about a non-leak.
+  setMaxListeners(64, stop.signal);
   const metrics = createMetrics({ defaultMetrics: true });
   const caches = startAdmissionCaches(kube, config.namespace, stop.signal, log);
   const source = certificateSource(config, kube, log);

@@ -38,8 +38,11 @@ export interface InformerOptions {
 
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
-    const t = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => { clearTimeout(t); resolve(); }, { once: true });
+    if (signal.aborted) return resolve();
+    // The listener is removed when the timer fires, or every retry would leave one behind on the signal.
+    const onAbort = () => { clearTimeout(t); resolve(); };
+    const t = setTimeout(() => { signal.removeEventListener('abort', onAbort); resolve(); }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
   });
 
 /** Starts the source and keeps it running until `signal` aborts. */
