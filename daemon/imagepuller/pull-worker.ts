@@ -74,19 +74,19 @@ async function alreadyPresent(images: ImageService, task: PullTask): Promise<boo
   return false;
 }
 
-async function attempt(task: PullTask, deps: RunPullDeps, signal: AbortSignal, timeoutMs: number): Promise<void> {
+/** One attempt; the caller races it against stop and the per-attempt timeout, like upstream's select. */
+async function attempt(task: PullTask, deps: RunPullDeps, timeoutMs: number): Promise<void> {
   const ref = `${task.name}:${task.tag}`;
-  if (task.ifNotPresent && (await race(alreadyPresent(deps.images, task), ref, signal, deps.clock, timeoutMs))) return;
+  if (task.ifNotPresent && (await alreadyPresent(deps.images, task))) return;
   const pull = (auth?: AuthConfig) => {
     const req = { image: ref, ...(auth ? { auth } : {}), ...(task.sandboxConfig ? { sandboxConfig: task.sandboxConfig } : {}) };
-    return race(deps.images.pullImage(req, { timeoutMs: timeoutMs + CRI_DEADLINE_MARGIN_MS }), ref, signal, deps.clock, timeoutMs);
+    return deps.images.pullImage(req, { timeoutMs: timeoutMs + CRI_DEADLINE_MARGIN_MS });
   };
   if (deps.auths.length === 0) {
     try {
       await pull();
       return;
     } catch (err) {
-      if (err instanceof StoppedError) throw err;
       throw new Error(`Failed to pull image reference "${ref}": ${(err as Error).message}`);
     }
   }
@@ -97,7 +97,6 @@ async function attempt(task: PullTask, deps: RunPullDeps, signal: AbortSignal, t
       await pull(auth);
       return;
     } catch (err) {
-      if (err instanceof StoppedError) throw err;
       errors.push((err as Error).message);
     }
   }
@@ -133,7 +132,7 @@ export async function runPull(task: PullTask, deps: RunPullDeps, signal: AbortSi
       timeoutMs = Math.min(timeoutMs, left);
     }
     try {
-      await attempt(task, deps, signal, timeoutMs);
+      await race(attempt(task, deps, timeoutMs), `${task.name}:${task.tag}`, signal, clock, timeoutMs);
       const imageID = await imageIdOf(deps.images, task);
       const status: ImageTagStatus = { ...base, phase: 'Succeeded', progress: 100, completionTime: toApiTime(clock.nowMs()), ...(imageID ? { imageID } : {}) };
       if (signal.aborted) return undefined;
