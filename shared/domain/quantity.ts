@@ -1,0 +1,180 @@
+// Kubernetes resource.Quantity as Go's apimachinery (v0.30) parses and re-marshals it. The hash of a SidecarSet and
+// the defaulting patch both carry quantities in Go's output form, so "what Go would print" is the contract here —
+// including its quirks (a parsed string is sometimes echoed verbatim, e.g. "1.500" or "+1Gi").
+
+export class QuantityParseError extends Error {
+  constructor(readonly input: string, reason: string) {
+    super(`quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$': ${JSON.stringify(input)} (${reason})`);
+    this.name = 'QuantityParseError';
+  }
+}
+
+type Format = 'DecimalSI' | 'BinarySI' | 'DecimalExponent';
+
+/** value = unscaled × 10^scale. `exactInt64` mirrors Go's int64Amount fast path, the only one that keeps `echo`. */
+interface Quantity {
+  unscaled: bigint;
+  scale: number;
+  format: Format;
+  /** Go's cached string `s`: when set, MarshalJSON prints it instead of the canonical form. */
+  echo?: string;
+  exactInt64: boolean;
+}
+
+const DECIMAL_SUFFIXES: Record<string, number> = { n: -9, u: -6, m: -3, '': 0, k: 3, M: 6, G: 9, T: 12, P: 15, E: 18 };
+const BINARY_SUFFIXES: Record<string, number> = { Ki: 10, Mi: 20, Gi: 30, Ti: 40, Pi: 50, Ei: 60 };
+const DECIMAL_BY_EXPONENT = new Map(Object.entries(DECIMAL_SUFFIXES).map(([s, e]) => [e, s]));
+const BINARY_BY_POWER = ['', 'Ki', 'Mi', 'Gi', 'Ti', 'Pi', 'Ei'];
+const MAX_INT64 = (1n << 63n) - 1n;
+const SUFFIX_LETTERS = 'eEinumkKMGTP';
+const isDigit = (c: string | undefined): boolean => c !== undefined && c >= '0' && c <= '9';
+
+interface Lexed { negative: boolean; num: string; denom: string; suffix: string; numeric: string }
+
+/** Splits sign, integer digits (leading zeros dropped), fraction digits and suffix, like Go's parseQuantityString. */
+function lex(str: string): Lexed {
+  let pos = 0;
+  let negative = false;
+  if (str[0] === '-' || str[0] === '+') {
+    negative = str[0] === '-';
+    pos++;
+  }
+  while (str[pos] === '0') pos++;
+  if (pos >= str.length) return { negative, num: '0', denom: '', suffix: '', numeric: '0' };
+  const numStart = pos;
+  while (isDigit(str[pos])) pos++;
+  const num = str.slice(numStart, pos) || '0';
+  let denom = '';
+  if (str[pos] === '.') {
+    const denomStart = ++pos;
+    while (isDigit(str[pos])) pos++;
+    denom = str.slice(denomStart, pos);
+  }
+  const numeric = str.slice(0, pos);
+  const suffixStart = pos;
+  while (pos < str.length && SUFFIX_LETTERS.includes(str[pos]!)) pos++;
+  if (str[pos] === '-' || str[pos] === '+') pos++;
+  while (isDigit(str[pos])) pos++;
+  if (pos < str.length) throw new QuantityParseError(str, 'unexpected character');
+  return { negative, num, denom, suffix: str.slice(suffixStart), numeric };
+}
+
+function interpretSuffix(str: string, suffix: string): { base: 10 | 2; exponent: number; format: Format } {
+  if (suffix in DECIMAL_SUFFIXES) return { base: 10, exponent: DECIMAL_SUFFIXES[suffix]!, format: 'DecimalSI' };
+  if (suffix in BINARY_SUFFIXES) return { base: 2, exponent: BINARY_SUFFIXES[suffix]!, format: 'BinarySI' };
+  if (suffix.length > 1 && (suffix[0] === 'e' || suffix[0] === 'E') && /^[+-]?[0-9]+$/.test(suffix.slice(1))) {
+    return { base: 10, exponent: Number.parseInt(suffix.slice(1), 10), format: 'DecimalExponent' };
+  }
+  throw new QuantityParseError(str, 'unable to parse quantity\'s suffix');
+}
+
+/** Rounds unscaled×10^scale away from zero so that its scale is at least `target`. */
+function roundAwayFromZero(unscaled: bigint, scale: number, target: number): { unscaled: bigint; scale: number } {
+  if (scale >= target) return { unscaled, scale };
+  const divisor = 10n ** BigInt(target - scale);
+  const quotient = unscaled / divisor;
+  const exact = quotient * divisor === unscaled;
+  return { unscaled: exact ? quotient : quotient + (unscaled < 0n ? -1n : 1n), scale: target };
+}
+
+function parse(input: string): Quantity {
+  const str = input.trim();
+  if (str === '') throw new QuantityParseError(input, 'empty');
+  if (str === '0') return { unscaled: 0n, scale: 0, format: 'DecimalSI', echo: '0', exactInt64: true };
+  const { negative, num, denom, suffix, numeric } = lex(str);
+  const { base, exponent, format } = interpretSuffix(str, suffix);
+  const digits = BigInt(num + denom);
+  const sign = negative ? -1n : 1n;
+
+  // Go's int64 fast path: exact, and the only path that may echo the input string back.
+  if (base === 10 && 18 - (num.length + denom.length) >= 0 && exponent - denom.length >= -9) {
+    const scale = exponent - denom.length;
+    const shifted = num + denom;
+    const echo = scale % 3 === 0 && !shifted.endsWith('000') && shifted[0] !== '0' ? str : undefined;
+    return { unscaled: sign * digits, scale, format, echo, exactInt64: true };
+  }
+  if (base === 2 && denom === '' && 15 - num.length - Math.trunc((exponent * 3) / 10) - 1 >= 0) {
+    const value = digits << BigInt(exponent);
+    if (value <= MAX_INT64) {
+      const echo = (digits & 7n) !== 0n ? str : undefined;
+      return { unscaled: sign * value, scale: 0, format, echo, exactInt64: true };
+    }
+  }
+
+  // Arbitrary-precision path: round up to nano, clamp binary values to int64, tiny binary values become decimal.
+  if (!/^[+-]?[0-9]*\.?[0-9]*$/.test(numeric) || !/[0-9]/.test(numeric)) throw new QuantityParseError(input, 'unable to parse numeric part');
+  let unscaled = sign * digits;
+  let scale = -denom.length;
+  if (base === 10) scale += exponent;
+  else unscaled <<= BigInt(exponent);
+  if (unscaled !== 0n) ({ unscaled, scale } = roundAwayFromZero(unscaled, scale, -9));
+  let fmt: Format = format;
+  const magnitude = unscaled < 0n ? -unscaled : unscaled;
+  if (fmt === 'BinarySI' && compareToInteger(magnitude, scale, MAX_INT64) > 0) {
+    unscaled = MAX_INT64 * sign;
+    scale = 0;
+  }
+  if (fmt === 'BinarySI' && magnitude !== 0n && compareToInteger(magnitude, scale, 1n) < 0) fmt = 'DecimalSI';
+  return { unscaled, scale, format: fmt, exactInt64: false };
+}
+
+/** Sign of (magnitude×10^scale − n) for a non-negative magnitude. */
+function compareToInteger(magnitude: bigint, scale: number, n: bigint): number {
+  const [left, right] = scale >= 0 ? [magnitude * 10n ** BigInt(scale), n] : [magnitude, n * 10n ** BigInt(-scale)];
+  return left === right ? 0 : left > right ? 1 : -1;
+}
+
+function canonical(q: Quantity): string {
+  if (q.echo !== undefined) return q.echo;
+  if (q.unscaled === 0n) return '0';
+  if (q.format === 'BinarySI') {
+    const integer = q.scale >= 0 ? q.unscaled * 10n ** BigInt(q.scale) : undefined;
+    const small = compareToInteger(q.unscaled < 0n ? -q.unscaled : q.unscaled, q.scale, 1024n) < 0;
+    const isInteger = q.scale >= 0 || q.unscaled % 10n ** BigInt(-q.scale) === 0n;
+    if (!small && isInteger) return base1024(integer ?? q.unscaled / 10n ** BigInt(-q.scale));
+  }
+  let mantissa = q.unscaled;
+  let exponent = q.scale;
+  while ((mantissa >= 10n || mantissa <= -10n) && mantissa % 10n === 0n) {
+    mantissa /= 10n;
+    exponent++;
+  }
+  while (exponent % 3 !== 0) {
+    mantissa *= 10n;
+    exponent--;
+  }
+  if (q.format === 'DecimalExponent') return `${mantissa}${exponent === 0 ? '' : `e${exponent}`}`;
+  return `${mantissa}${DECIMAL_BY_EXPONENT.get(exponent) ?? ''}`;
+}
+
+function base1024(value: bigint): string {
+  let magnitude = value < 0n ? -value : value;
+  let power = 0;
+  while (magnitude >= 1024n && magnitude % 1024n === 0n) {
+    magnitude /= 1024n;
+    power++;
+  }
+  return `${value < 0n ? '-' : ''}${magnitude}${BINARY_BY_POWER[power] ?? ''}`;
+}
+
+export interface CanonicalQuantityOptions {
+  /** Apply the apiserver/SidecarSet defaulter's RoundUp(milli) (k8s SetDefaults_ResourceList) before printing. */
+  roundUpToMilli?: boolean;
+}
+
+/**
+ * The string Go's `json.Marshal` produces for a resource.Quantity decoded from `value` (a JSON string, or a JSON number
+ * given as a JS number — note a JS number has lost its literal spelling, so `1e3` arrives as 1000 and prints "1k").
+ * Throws QuantityParseError where Go's decoder would reject the value.
+ */
+export function canonicalQuantity(value: string | number, options: CanonicalQuantityOptions = {}): string {
+  let q = parse(typeof value === 'number' ? String(value) : value);
+  if (options.roundUpToMilli) q = roundUpToMilli(q);
+  return canonical(q);
+}
+
+function roundUpToMilli(q: Quantity): Quantity {
+  // Go keeps the cached string only when the int64 amount is already at milli scale or coarser.
+  if (q.exactInt64 && q.scale >= -3) return q;
+  return { ...roundAwayFromZero(q.unscaled, q.scale, -3), format: q.format, exactInt64: q.exactInt64 };
+}
