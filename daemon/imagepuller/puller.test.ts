@@ -206,3 +206,36 @@ describe('ImagePuller.sync', () => {
     puller.stop();
   });
 });
+
+describe('ImagePuller pull secrets', () => {
+  test('a pull secret lookup that fails is skipped and the image is pulled anonymously', async () => {
+    const warnings: string[] = [];
+    const { runtime, syncToEnd } = setup(['ok'], {
+      getPullSecrets: async () => { throw new Error('secrets "regcred" is forbidden'); },
+      log: { info: () => undefined, warn: (_o, m) => warnings.push(m) },
+    });
+    const ni = nodeImage([{ tag: '1.25' }]);
+    ni.spec!.images!.nginx.pullSecrets = [{ namespace: 'kruise-daemon-config', name: 'regcred' }];
+    const { status } = await syncToEnd(ni);
+    assert.equal(tagStatus(status, '1.25')?.phase, 'Succeeded');
+    assert.equal((runtime.callsOf('pullImage')[0][0] as PullImageRequest).auth, undefined);
+    assert.deepEqual(warnings, ['cannot fetch pull secrets; pulling anonymously']);
+  });
+});
+
+describe('ImagePuller deadline backstop', () => {
+  test('a sync that finds a pull past its activeDeadlineSeconds fails it at once with events', async () => {
+    const { clock, events, puller } = setup(['hang']);
+    const ni = nodeImage([{ tag: '1.25', pullPolicy: { activeDeadlineSeconds: 30, ttlSecondsAfterFinished: 300 } }]);
+    await puller.sync(ni);
+    clock.now += 31_000;
+    const { status } = await puller.sync(ni);
+    const t = tagStatus(status, '1.25')!;
+    assert.deepEqual([t.phase, t.message, status.failed], ['Failed', 'pulling exceeds the activeDeadlineSeconds', 1]);
+    assert.deepEqual(events.map((e) => [e.reason, e.involvedObject.kind]), [['PullImageFailed', 'ImagePullJob'], ['PullImageFailed', 'NodeImage']]);
+    await puller.settled();
+    const again = await puller.sync({ ...ni, status });
+    assert.equal(tagStatus(again.status, '1.25')?.message, 'pulling exceeds the activeDeadlineSeconds');
+    assert.equal(events.length, 2, 'the stopped worker publishes nothing more');
+  });
+});

@@ -77,8 +77,7 @@ export class ImagePuller {
     const authsByImage = new Map<string, Awaited<ReturnType<typeof authsForImage>>>();
     for (const task of plan.start) {
       if (!authsByImage.has(task.name)) {
-        const secrets = task.pullSecrets.length > 0 ? await this.deps.getPullSecrets(task.pullSecrets) : [];
-        authsByImage.set(task.name, authsForImage(makeKeyring(secrets), task.name));
+        authsByImage.set(task.name, authsForImage(makeKeyring(await this.secretsFor(task)), task.name));
       }
       this.startWorker(task, authsByImage.get(task.name)!);
     }
@@ -102,6 +101,17 @@ export class ImagePuller {
   /** Resolves when every pull started so far has finished or stopped. */
   async settled(): Promise<void> {
     await Promise.all([...this.workers.values()].map((w) => w.done));
+  }
+
+  /** §2.5: a Secret that cannot be fetched is logged (by reference only) and skipped, never fatal. */
+  private async secretsFor(task: PullTask): Promise<SecretLike[]> {
+    if (task.pullSecrets.length === 0) return [];
+    try {
+      return await this.deps.getPullSecrets(task.pullSecrets);
+    } catch (err) {
+      this.log.warn({ image: task.name, pullSecrets: task.pullSecrets, error: (err as Error).message }, 'cannot fetch pull secrets; pulling anonymously');
+      return [];
+    }
   }
 
   private stopWorker(name: string, tag: string): void {
