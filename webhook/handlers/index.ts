@@ -2,6 +2,7 @@
 // and the benchmark call it with static ones. Each entry pairs OpenKruise's path with a pure function from shared/domain.
 import type { SidecarSet } from '../../shared/api/sidecarset.js';
 import type { FeatureGate } from '../../shared/config.js';
+import { defaultSidecarSet } from '../../shared/domain/sidecarset-defaults.js';
 import { mutateContainerRecreateRequest } from '../../shared/domain/validation/container-recreate-request.js';
 import { defaultImagePullJob, imagePullJobDenialCode, validateImagePullJob } from '../../shared/domain/validation/image-pull-job.js';
 import { defaultNodeImage, validateNodeImage } from '../../shared/domain/validation/node-image.js';
@@ -12,6 +13,7 @@ import type { AdmissionCaches } from '../caches.js';
 import { mutateContainerRecreateRequestRoute } from './mutate-container-recreate-request.js';
 import { mutateImagePullJobRoute } from './mutate-image-pull-job.js';
 import { mutateNodeImageRoute } from './mutate-node-image.js';
+import { mutateSidecarSetRoute } from './mutate-sidecarset.js';
 import { validateImagePullJobRoute } from './validate-image-pull-job.js';
 import { validateNodeImageRoute } from './validate-node-image.js';
 import { validateResourceDistributionRoute } from './validate-resource-distribution.js';
@@ -44,6 +46,7 @@ export function sidecarSetValidationContext(deps: RouteDeps): SidecarSetValidati
 export function makeRoutes(deps: RouteDeps): WebhookRoute[] {
   const gates = deps.gates;
   return [
+    mutateSidecarSetRoute({ defaults: defaultSidecarSet }),
     validateSidecarSetRoute<SidecarSetValidationContext>({ validate: (o: SidecarSet, old, ctx) => validateSidecarSet(o, old, ctx), context: () => sidecarSetValidationContext(deps) }),
     mutateContainerRecreateRequestRoute({ gates, mutate: mutateContainerRecreateRequest, fetchPod: deps.caches.fetchPod, fetchNode: deps.caches.fetchNode }),
     mutateImagePullJobRoute({ gates, defaults: defaultImagePullJob }),
