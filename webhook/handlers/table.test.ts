@@ -1,0 +1,71 @@
+// The production handler table with the real domain functions behind it, end to end through inject.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fjp from 'fast-json-patch';
+import { admissionCaches, staticCache } from '../caches.js';
+import { decodePatch, review, testApp } from '../test-helpers.js';
+import { makeRoutes } from './index.js';
+
+const gates = { KruiseDaemon: true, ImagePullJobGate: true, ResourceDistributionGate: true, SidecarSetPatchPodMetadataDefaultsAllowed: false };
+const caches = admissionCaches(
+  { sidecarSets: staticCache([]), namespaces: staticCache([{ metadata: { name: 'default', labels: {} } }]), revisions: staticCache([]), configMaps: staticCache([]) },
+  { fetchPod: async () => undefined, fetchNode: async () => undefined },
+);
+const routes = makeRoutes({ caches, gates, now: () => new Date('2026-01-02T03:04:05Z'), random: () => 0.5 });
+const kruiseKind = (kind: string) => ({ group: 'apps.kruise.io', version: 'v1alpha1', kind });
+
+test('every route in the table uses an OpenKruise v1.8 path', () => {
+  const known = new Set([
+    '/mutate-pod',
+    '/mutate-apps-kruise-io-v1alpha1-sidecarset', '/validate-apps-kruise-io-v1alpha1-sidecarset',
+    '/mutate-apps-kruise-io-v1alpha1-containerrecreaterequest',
+    '/mutate-apps-kruise-io-v1alpha1-imagepulljob', '/validate-apps-kruise-io-v1alpha1-imagepulljob',
+    '/mutate-apps-kruise-io-v1alpha1-nodeimage', '/validate-apps-kruise-io-v1alpha1-nodeimage',
+    '/validate-apps-kruise-io-v1alpha1-resourcedistribution',
+  ]);
+  for (const r of routes) assert.ok(known.has(r.path), r.path);
+});
+
+test('a SidecarSet CREATE is defaulted and gets both hash annotations', async () => {
+  const { app } = testApp(routes);
+  const obj = { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'SidecarSet', metadata: { name: 'log' }, spec: { selector: { matchLabels: { app: 'web' } }, containers: [{ name: 'agent', image: 'busybox:1.36' }] } };
+  const res = (await app.inject({ method: 'POST', url: '/mutate-apps-kruise-io-v1alpha1-sidecarset', payload: review({ kind: kruiseKind('SidecarSet'), object: obj }) })).json().response;
+  assert.equal(res.allowed, true);
+  const out = fjp.applyPatch(structuredClone(obj), decodePatch(res.patch)).newDocument as any;
+  assert.equal(out.spec.updateStrategy.type, 'RollingUpdate');
+  assert.equal(out.spec.containers[0].podInjectPolicy, 'BeforeAppContainer');
+  assert.match(out.metadata.annotations['kruise.io/sidecarset-hash'], /^[a-z0-9]+$/);
+  assert.ok(out.metadata.annotations['kruise.io/sidecarset-hash-without-image']);
+});
+
+test('a SidecarSet with a bad name is denied with 403 and the field error', async () => {
+  const { app } = testApp(routes);
+  const obj = { metadata: { name: 'bad_name' }, spec: { selector: { matchLabels: { app: 'web' } }, containers: [{ name: 'agent', image: 'busybox' }] } };
+  const res = (await app.inject({ method: 'POST', url: '/validate-apps-kruise-io-v1alpha1-sidecarset', payload: review({ kind: kruiseKind('SidecarSet'), object: obj }) })).json().response;
+  assert.equal(res.allowed, false);
+  assert.equal(res.status.code, 403);
+  assert.match(res.status.message, /metadata.name/);
+});
+
+test('a NodeImage tag gets createdAt from the injected clock', async () => {
+  const { app } = testApp(routes);
+  const obj = { metadata: { name: 'n1' }, spec: { images: { nginx: { tags: [{ tag: '1.25' }] } } } };
+  const res = (await app.inject({ method: 'POST', url: '/mutate-apps-kruise-io-v1alpha1-nodeimage', payload: review({ kind: kruiseKind('NodeImage'), object: obj }) })).json().response;
+  const out = fjp.applyPatch(structuredClone(obj), decodePatch(res.patch)).newDocument as any;
+  assert.equal(out.spec.images.nginx.tags[0].createdAt, '2026-01-02T03:04:05Z');
+});
+
+test('an ImagePullJob without an image is refused with 400', async () => {
+  const { app } = testApp(routes);
+  const res = (await app.inject({ method: 'POST', url: '/validate-apps-kruise-io-v1alpha1-imagepulljob', payload: review({ kind: kruiseKind('ImagePullJob'), object: { metadata: { name: 'j', namespace: 'default' }, spec: { image: '' } } }) })).json().response;
+  assert.equal(res.allowed, false);
+  assert.equal(res.status.code, 400);
+});
+
+test('a ContainerRecreateRequest for a missing pod is refused with 400', async () => {
+  const { app } = testApp(routes);
+  const res = (await app.inject({ method: 'POST', url: '/mutate-apps-kruise-io-v1alpha1-containerrecreaterequest', payload: review({ namespace: 'default', kind: kruiseKind('ContainerRecreateRequest'), object: { metadata: { name: 'c', namespace: 'default' }, spec: { podName: 'gone', containers: [{ name: 'app' }] } } }) })).json().response;
+  assert.equal(res.allowed, false);
+  assert.equal(res.status.code, 400);
+  assert.match(res.status.message, /gone/);
+});
