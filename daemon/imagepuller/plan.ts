@@ -59,7 +59,8 @@ export function taskFor(name: string, tag: ImageTagSpec, pullSecrets: ReferenceO
   const backoff = p.backoffLimit ?? DefaultImagePullBackoffLimit;
   const task: PullTask = {
     name, tag: tag.tag, version: tag.version ?? 0,
-    timeoutSeconds: p.timeoutSeconds || DefaultImagePullTimeoutSeconds,
+    // Only an unset timeout defaults: upstream honours an explicit 0 (every attempt times out at once).
+    timeoutSeconds: p.timeoutSeconds ?? DefaultImagePullTimeoutSeconds,
     backoffLimit: backoff < 0 ? DefaultImagePullBackoffLimit : backoff,
     ifNotPresent: tag.imagePullPolicy === 'IfNotPresent',
     pullSecrets, ownerReferences: tag.ownerReferences ?? [], policyKey: '',

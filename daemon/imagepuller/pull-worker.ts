@@ -1,7 +1,7 @@
 // Running one tag's pull (spec/daemon-and-controllers.md §2.4 "Pull worker lifecycle") and a FIFO pool that bounds
 // how many run at once (--max-workers-for-pull-image). Time comes from an injected clock so tests run instantly.
 import { normalizeImageRef } from '../../shared/domain/validation/image-reference.js';
-import type { AuthConfig, ImageService } from '../cri/runtime.js';
+import type { AuthConfig, Image, ImageService } from '../cri/runtime.js';
 import { DEADLINE_MESSAGE, toApiTime, type PullTask } from './plan.js';
 import type { ImageTagStatus } from '../../shared/api/node-image.js';
 
@@ -62,22 +62,23 @@ async function race<T>(p: Promise<T>, ref: string, signal: AbortSignal, clock: P
   }
 }
 
-async function alreadyPresent(images: ImageService, task: PullTask): Promise<boolean> {
+/** The runtime's image whose repoTags include (name, tag) once normalised, as upstream's ContainsImage. */
+async function findImage(images: ImageService, task: PullTask): Promise<Image | undefined> {
   for (const img of await images.listImages()) {
     for (const t of img.repoTags) {
       try {
         const n = normalizeImageRef(t);
-        if (n.name === task.name && n.tag === task.tag) return true;
+        if (n.name === task.name && n.tag === task.tag) return img;
       } catch { /* a tag the runtime lists but we cannot parse matches nothing */ }
     }
   }
-  return false;
+  return undefined;
 }
 
 /** One attempt; the caller races it against stop and the per-attempt timeout, like upstream's select. */
 async function attempt(task: PullTask, deps: RunPullDeps, timeoutMs: number): Promise<void> {
   const ref = `${task.name}:${task.tag}`;
-  if (task.ifNotPresent && (await alreadyPresent(deps.images, task))) return;
+  if (task.ifNotPresent && (await findImage(deps.images, task))) return;
   const pull = (auth?: AuthConfig) => {
     const req = { image: ref, ...(auth ? { auth } : {}), ...(task.sandboxConfig ? { sandboxConfig: task.sandboxConfig } : {}) };
     return deps.images.pullImage(req, { timeoutMs: timeoutMs + CRI_DEADLINE_MARGIN_MS });
@@ -104,7 +105,7 @@ async function attempt(task: PullTask, deps: RunPullDeps, timeoutMs: number): Pr
 }
 
 async function imageIdOf(images: ImageService, task: PullTask): Promise<string | undefined> {
-  const img = await images.imageStatus(`${task.name}:${task.tag}`).catch(() => null);
+  const img = await findImage(images, task).catch(() => undefined);
   return img ? `${task.name}@${img.id}` : undefined;
 }
 
