@@ -9,8 +9,8 @@ const A = false; // always emitted
 export const coreV1ContainerSchema: GoSchema = {
   ContainerPort: [
     ['name', 'string', O],
-    ['hostPort', 'int', O],
-    ['containerPort', 'int', A],
+    ['hostPort', 'int32', O],
+    ['containerPort', 'int32', A],
     ['protocol', 'string', O],
     ['hostIP', 'string', O],
   ],
@@ -101,7 +101,7 @@ export const coreV1ContainerSchema: GoSchema = {
     ['host', 'string', O],
   ],
   GRPCAction: [
-    ['port', 'int', A],
+    ['port', 'int32', A],
     ['service', '*string', A],
   ],
   Probe: [
@@ -109,15 +109,15 @@ export const coreV1ContainerSchema: GoSchema = {
     ['httpGet', '*HTTPGetAction', O],
     ['tcpSocket', '*TCPSocketAction', O],
     ['grpc', '*GRPCAction', O],
-    ['initialDelaySeconds', 'int', O],
-    ['timeoutSeconds', 'int', O],
-    ['periodSeconds', 'int', O],
-    ['successThreshold', 'int', O],
-    ['failureThreshold', 'int', O],
-    ['terminationGracePeriodSeconds', '*int', O],
+    ['initialDelaySeconds', 'int32', O],
+    ['timeoutSeconds', 'int32', O],
+    ['periodSeconds', 'int32', O],
+    ['successThreshold', 'int32', O],
+    ['failureThreshold', 'int32', O],
+    ['terminationGracePeriodSeconds', '*int64', O],
   ],
   SleepAction: [
-    ['seconds', 'int', A],
+    ['seconds', 'int64', A],
   ],
   LifecycleHandler: [
     ['exec', '*ExecAction', O],
@@ -158,8 +158,8 @@ export const coreV1ContainerSchema: GoSchema = {
     ['privileged', '*bool', O],
     ['seLinuxOptions', '*SELinuxOptions', O],
     ['windowsOptions', '*WindowsSecurityContextOptions', O],
-    ['runAsUser', '*int', O],
-    ['runAsGroup', '*int', O],
+    ['runAsUser', '*int64', O],
+    ['runAsGroup', '*int64', O],
     ['runAsNonRoot', '*bool', O],
     ['readOnlyRootFilesystem', '*bool', O],
     ['allowPrivilegeEscalation', '*bool', O],

@@ -4,7 +4,7 @@
 import { canonicalQuantity } from './quantity.js';
 
 /**
- * A Go type, written as Go spells it: `string`, `bool`, `int` (any integer width), `Quantity`, `IntOrString`, `*T`,
+ * A Go type, written as Go spells it: `string`, `bool`, `int32`, `int64`, `Quantity`, `IntOrString`, `*T`,
  * `[]T`, `map[string]T`, or the name of a struct in the schema.
  */
 export type GoType = string;
@@ -65,9 +65,10 @@ function encode(value: unknown, type: GoType, schema: GoSchema, path: string): s
       if (absent) return 'false';
       if (typeof value !== 'boolean') throw new GoJsonTypeError(path, type, value);
       return String(value);
-    case 'int':
+    case 'int32':
+    case 'int64':
       if (absent) return '0';
-      if (typeof value !== 'number' || !Number.isInteger(value)) throw new GoJsonTypeError(path, type, value);
+      if (typeof value !== 'number' || !Number.isInteger(value) || !fitsInt(value, type)) throw new GoJsonTypeError(path, type, value);
       return String(value);
     case 'Quantity':
       if (absent) return '"0"';
@@ -76,7 +77,7 @@ function encode(value: unknown, type: GoType, schema: GoSchema, path: string): s
     case 'IntOrString':
       if (absent) return '0';
       if (typeof value === 'string') return goString(value);
-      if (typeof value === 'number' && Number.isInteger(value)) return String(value);
+      if (typeof value === 'number' && Number.isInteger(value) && fitsInt(value, 'int32')) return String(value);
       throw new GoJsonTypeError(path, type, value);
   }
   const fields = schema[type];
@@ -92,6 +93,11 @@ function encode(value: unknown, type: GoType, schema: GoSchema, path: string): s
   return `{${parts.join(',')}}`;
 }
 
+/** int64 beyond 2^53 cannot reach us exactly as a JS number anyway; the int32 bound is the one that bites. */
+function fitsInt(n: number, type: 'int32' | 'int64'): boolean {
+  return type === 'int64' ? Number.isSafeInteger(n) : n >= -2147483648 && n <= 2147483647;
+}
+
 /** Go's isEmptyValue after decoding: structs (incl. Quantity, IntOrString) are never empty. */
 function isEmptyValue(v: unknown, type: GoType, schema: GoSchema): boolean {
   const absent = v === undefined || v === null;
@@ -103,7 +109,8 @@ function isEmptyValue(v: unknown, type: GoType, schema: GoSchema): boolean {
       return absent || v === '';
     case 'bool':
       return absent || v === false;
-    case 'int':
+    case 'int32':
+    case 'int64':
       return absent || v === 0;
   }
   return type in schema || type === 'Quantity' || type === 'IntOrString' ? false : absent;

@@ -3,11 +3,14 @@
 // including its quirks (a parsed string is sometimes echoed verbatim, e.g. "1.500" or "+1Gi").
 
 export class QuantityParseError extends Error {
-  constructor(readonly input: string, reason: string) {
-    super(`quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$': ${JSON.stringify(input)} (${reason})`);
+  /** `message` is Go's error text for the same failure. */
+  constructor(readonly input: string, message: string) {
+    super(message);
     this.name = 'QuantityParseError';
   }
 }
+
+const FORMAT_WRONG = "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
 
 type Format = 'DecimalSI' | 'BinarySI' | 'DecimalExponent';
 
@@ -27,6 +30,8 @@ const DECIMAL_BY_EXPONENT = new Map(Object.entries(DECIMAL_SUFFIXES).map(([s, e]
 const BINARY_BY_POWER = ['', 'Ki', 'Mi', 'Gi', 'Ti', 'Pi', 'Ei'];
 const MAX_INT64 = (1n << 63n) - 1n;
 const SUFFIX_LETTERS = 'eEinumkKMGTP';
+// Go's strings.TrimSpace (unicode.IsSpace), which Quantity.UnmarshalJSON applies; JS trim() differs (U+0085, U+FEFF).
+const GO_SPACE_EDGES = /^[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+|[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/g;
 const isDigit = (c: string | undefined): boolean => c !== undefined && c >= '0' && c <= '9';
 
 interface Lexed { negative: boolean; num: string; denom: string; suffix: string; numeric: string }
@@ -55,7 +60,7 @@ function lex(str: string): Lexed {
   while (pos < str.length && SUFFIX_LETTERS.includes(str[pos]!)) pos++;
   if (str[pos] === '-' || str[pos] === '+') pos++;
   while (isDigit(str[pos])) pos++;
-  if (pos < str.length) throw new QuantityParseError(str, 'unexpected character');
+  if (pos < str.length) throw new QuantityParseError(str, FORMAT_WRONG);
   return { negative, num, denom, suffix: str.slice(suffixStart), numeric };
 }
 
@@ -78,8 +83,8 @@ function roundAwayFromZero(unscaled: bigint, scale: number, target: number): { u
 }
 
 function parse(input: string): Quantity {
-  const str = input.trim();
-  if (str === '') throw new QuantityParseError(input, 'empty');
+  const str = input.replace(GO_SPACE_EDGES, '');
+  if (str === '') throw new QuantityParseError(input, FORMAT_WRONG);
   if (str === '0') return { unscaled: 0n, scale: 0, format: 'DecimalSI', echo: '0', exactInt64: true };
   const { negative, num, denom, suffix, numeric } = lex(str);
   const { base, exponent, format } = interpretSuffix(str, suffix);
@@ -102,7 +107,7 @@ function parse(input: string): Quantity {
   }
 
   // Arbitrary-precision path: round up to nano, clamp binary values to int64, tiny binary values become decimal.
-  if (!/^[+-]?[0-9]*\.?[0-9]*$/.test(numeric) || !/[0-9]/.test(numeric)) throw new QuantityParseError(input, 'unable to parse numeric part');
+  if (!/^[+-]?[0-9]*\.?[0-9]*$/.test(numeric) || !/[0-9]/.test(numeric)) throw new QuantityParseError(input, 'unable to parse numeric part of quantity');
   let unscaled = sign * digits;
   let scale = -denom.length;
   if (base === 10) scale += exponent;
