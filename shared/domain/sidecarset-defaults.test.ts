@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import yaml from 'js-yaml';
 import type { SidecarSet } from '../api/sidecarset.js';
 import { SidecarSetHashAnnotation, SidecarSetHashWithoutImageAnnotation } from '../api/sidecarset.js';
+import { GoJsonTypeError } from './go-json.js';
 import { defaultSidecarSet } from './sidecarset-defaults.js';
 import { sidecarSetHash } from './sidecarset-hash.js';
 
@@ -158,4 +159,13 @@ test('examples/01-sidecarset-demo.yaml defaults to a stable hash', { skip: !exis
   assert.equal(out.spec!.containers![0]!.imagePullPolicy, 'Always', 'busybox has no tag');
   assert.equal(out.metadata!.annotations![SidecarSetHashAnnotation], 'x5wv25bc72cbwfccdw44c4755v2bd7525fdb69b7f244zcf8fc845wz54275f5zd');
   assert.equal(out.metadata!.annotations![SidecarSetHashWithoutImageAnnotation], '49b4cbbdzf8v7b2z6wwcdzd4252cd7b8zv9cbf66wxxxzw444bbbfw82b54f8246');
+});
+
+test('a null patchPodMetadata entry is defaulted like the zero struct Go decodes it to', () => {
+  const out = defaultSidecarSet(raw({ containers: [], patchPodMetadata: [null] }));
+  assert.deepEqual(out.spec!.patchPodMetadata, [{ patchPolicy: 'Retain' }]);
+});
+
+test('a containers value that is not a list is refused, as Go decoding would refuse it', () => {
+  assert.throws(() => defaultSidecarSet(raw({ containers: { name: 'c' } })), GoJsonTypeError);
 });

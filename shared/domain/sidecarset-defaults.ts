@@ -2,7 +2,7 @@
 // strategy defaults, per-container kruise and Kubernetes defaults, volume defaults, then both hash annotations.
 import type { SidecarContainer, SidecarSet, SidecarSetSpec } from '../api/sidecarset.js';
 import { SidecarSetHashAnnotation, SidecarSetHashWithoutImageAnnotation } from '../api/sidecarset.js';
-import { goNormalize } from './go-json.js';
+import { GoJsonTypeError, goNormalize } from './go-json.js';
 import { defaultImagePullPolicy } from './image-ref.js';
 import { canonicalQuantity } from './quantity.js';
 import { sidecarContainerSchema, sidecarSetHash, sidecarSetHashWithoutImage } from './sidecarset-hash.js';
@@ -29,11 +29,14 @@ export function defaultSidecarSet(s: SidecarSet): SidecarSet {
   strategy.maxUnavailable ??= 1;
   strategy.partition ??= 0;
 
-  if (spec.initContainers) spec.initContainers = spec.initContainers.map((c) => defaultSidecarContainer(c, 'AfterAppContainer'));
-  if (spec.containers) spec.containers = spec.containers.map((c) => defaultSidecarContainer(c, 'BeforeAppContainer'));
-  if (spec.volumes) spec.volumes = spec.volumes.map((v) => defaultVolume(v as Json) as typeof v);
+  if (list(spec, 'initContainers')) spec.initContainers = spec.initContainers!.map((c) => defaultSidecarContainer(c, 'AfterAppContainer'));
+  if (list(spec, 'containers')) spec.containers = spec.containers!.map((c) => defaultSidecarContainer(c, 'BeforeAppContainer'));
+  if (list(spec, 'volumes')) spec.volumes = spec.volumes!.map((v) => defaultVolume(v as Json) as typeof v);
   spec.revisionHistoryLimit ??= 10;
-  for (const patch of spec.patchPodMetadata ?? []) if (!patch.patchPolicy) patch.patchPolicy = 'Retain';
+  if (list(spec, 'patchPodMetadata')) {
+    // A null entry decodes to a zero struct in Go, which then gets the default too.
+    spec.patchPodMetadata = spec.patchPodMetadata!.map((p) => ({ ...p, patchPolicy: p?.patchPolicy || 'Retain' }));
+  }
   const revision = spec.injectionStrategy?.revision;
   if (revision && !revision.policy) revision.policy = 'Always';
 
@@ -44,6 +47,14 @@ export function defaultSidecarSet(s: SidecarSet): SidecarSet {
     [SidecarSetHashWithoutImageAnnotation]: sidecarSetHashWithoutImage(out),
   };
   return out;
+}
+
+/** Whether spec[key] is a list to default; anything else but null is what Go's decoder would refuse. */
+function list(spec: SidecarSetSpec, key: 'initContainers' | 'containers' | 'volumes' | 'patchPodMetadata'): boolean {
+  const value = spec[key];
+  if (value === undefined || value === null) return false;
+  if (!Array.isArray(value)) throw new GoJsonTypeError(`spec.${key}`, '[]', value);
+  return true;
 }
 
 function defaultSidecarContainer(input: SidecarContainer, injectPolicy: 'AfterAppContainer' | 'BeforeAppContainer'): SidecarContainer {

@@ -39,8 +39,8 @@ const SAFE_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
  */
 export function sidecarSetHashPayload(s: SidecarSet): string {
   const containers = goJson(s.spec?.containers, '[]SidecarContainer', sidecarContainerSchema);
-  const inits = s.spec?.initContainers ?? [];
-  if (!inits.some((c) => c?.restartPolicy === 'Always')) return `{"containers":${containers}}`;
+  const inits = s.spec?.initContainers;
+  if (!Array.isArray(inits) || !inits.some((c) => c?.restartPolicy === 'Always')) return `{"containers":${containers}}`;
   return `{"containers":${containers},"initContainers":${goJson(inits, '[]SidecarContainer', sidecarContainerSchema)}}`;
 }
 
