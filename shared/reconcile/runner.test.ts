@@ -1,0 +1,160 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
+import { Registry } from 'prom-client';
+import { FakeClock, flush } from '../clock.js';
+import { ExponentialFailureRateLimiter } from './backoff.js';
+import { WorkQueue } from './queue.js';
+import { runReconciler } from './runner.js';
+import { TerminalError, type ReconcileFn, type Result } from './types.js';
+
+/** A logger whose JSON lines are collected in `lines`. */
+function capturingLogger() {
+  const lines: Record<string, unknown>[] = [];
+  const stream = new Writable({ write(chunk, _enc, cb) { lines.push(JSON.parse(String(chunk))); cb(); } });
+  return { log: pino({ level: 'debug' }, stream), lines };
+}
+
+/** Runs `reconcile` on a fake clock, enqueues `keys`, advances `advanceMs`, then stops and returns what happened. */
+async function run(reconcile: ReconcileFn, opts: { keys: string[]; advanceMs: number; workers?: number }) {
+  const clock = new FakeClock();
+  const queue = new WorkQueue({ clock, rateLimiter: new ExponentialFailureRateLimiter(5, 1_000_000) });
+  const registry = new Registry();
+  const { log, lines } = capturingLogger();
+  const ac = new AbortController();
+  let id = 0;
+  const done = runReconciler({
+    name: 'test', reconcile, queue, workers: opts.workers ?? 1, log, metrics: registry, signal: ac.signal, clock,
+    newId: () => `r${++id}`,
+  });
+  for (const k of opts.keys) queue.add(k);
+  await clock.advance(opts.advanceMs);
+  ac.abort();
+  await done;
+  return { queue, registry, lines };
+}
+
+/** A reconciler that plays back `outcomes` (a Result to return or an Error to throw), then succeeds. */
+function scripted(outcomes: (Result | Error)[]) {
+  const calls: string[] = [];
+  const fn: ReconcileFn = async (key) => {
+    calls.push(key);
+    const o = outcomes[calls.length - 1] ?? {};
+    if (o instanceof Error) throw o;
+    return o;
+  };
+  return { fn, calls };
+}
+
+describe('runReconciler', () => {
+  const cases: { name: string; outcomes: (Result | Error)[]; advanceMs: number; wantCalls: number; wantResults: Record<string, number> }[] = [
+    { name: 'a successful reconcile runs once and is forgotten', outcomes: [{}], advanceMs: 10_000, wantCalls: 1, wantResults: { success: 1 } },
+    {
+      name: 'errors are retried with exponential backoff until a success',
+      outcomes: [new Error('a'), new Error('b'), new Error('c'), {}],
+      advanceMs: 10_000, wantCalls: 4, wantResults: { error: 3, success: 1 },
+    },
+    {
+      name: 'a TerminalError is not retried',
+      outcomes: [new TerminalError('bad spec')], advanceMs: 10_000, wantCalls: 1, wantResults: { error: 1 },
+    },
+    {
+      name: 'an error wrapping a TerminalError is not retried either',
+      outcomes: [new Error('sync', { cause: new TerminalError('bad spec') })], advanceMs: 10_000, wantCalls: 1, wantResults: { error: 1 },
+    },
+    {
+      name: 'requeueAfterMs brings the key back after that long',
+      outcomes: [{ requeueAfterMs: 3000 }, { requeueAfterMs: 3000 }, {}], advanceMs: 10_000, wantCalls: 3,
+      wantResults: { requeue_after: 2, success: 1 },
+    },
+  ];
+  for (const tc of cases) {
+    it(tc.name, async () => {
+      const s = scripted(tc.outcomes);
+      const { registry } = await run(s.fn, { keys: ['ns/a'], advanceMs: tc.advanceMs });
+      assert.equal(s.calls.length, tc.wantCalls);
+      const total = await registry.getSingleMetric('controller_runtime_reconcile_total')!.get();
+      const byResult = Object.fromEntries(total.values.filter((v) => v.value > 0).map((v) => [v.labels.result, v.value]));
+      assert.deepEqual(byResult, tc.wantResults);
+    });
+  }
+
+  it('retry delays follow the backoff (5, 10, 20 ms) and reset after success', async () => {
+    const clock = new FakeClock();
+    const queue = new WorkQueue({ clock, rateLimiter: new ExponentialFailureRateLimiter(5, 1_000_000) });
+    const ac = new AbortController();
+    const times: number[] = [];
+    const outcomes = [new Error('1'), new Error('2'), new Error('3'), {}];
+    const done = runReconciler({
+      name: 't', queue, workers: 1, log: pino({ level: 'silent' }), signal: ac.signal, clock,
+      reconcile: async () => { times.push(clock.now()); const o = outcomes.shift() ?? {}; if (o instanceof Error) throw o; return o; },
+    });
+    const t0 = clock.now();
+    queue.add('k');
+    await clock.advance(1000);
+    assert.deepEqual(times.map((t) => t - t0), [0, 5, 15, 35]);
+    assert.equal(queue.numRequeues('k'), 0);
+    ac.abort();
+    await done;
+  });
+
+  it('never reconciles one key on two workers at once, and does not lose the update made meanwhile', async () => {
+    const clock = new FakeClock();
+    const queue = new WorkQueue({ clock });
+    const ac = new AbortController();
+    let active = 0;
+    let maxActive = 0;
+    let calls = 0;
+    const release: (() => void)[] = [];
+    const done = runReconciler({
+      name: 't', queue, workers: 4, log: pino({ level: 'silent' }), signal: ac.signal, clock,
+      reconcile: async () => {
+        calls++; active++; maxActive = Math.max(maxActive, active);
+        await new Promise<void>((r) => release.push(r));
+        active--;
+        return {};
+      },
+    });
+    queue.add('k');
+    await flush();
+    queue.add('k');
+    queue.add('k');
+    await flush();
+    assert.equal(calls, 1);
+    release.shift()!();
+    await flush();
+    assert.equal(calls, 2, 'the re-added key runs again once the first reconcile is done');
+    release.shift()!();
+    await flush();
+    assert.equal(maxActive, 1);
+    ac.abort();
+    await done;
+  });
+
+  it('logs each reconcile with controller, key and reconcileId', async () => {
+    const { lines } = await run(async () => { throw new TerminalError('nope'); }, { keys: ['ns/a'], advanceMs: 0 });
+    const err = lines.find((l) => l.msg === 'reconciler error (terminal, not requeued)');
+    assert.ok(err);
+    assert.deepEqual([err.controller, err.key, err.reconcileId], ['test', 'ns/a', 'r1']);
+  });
+
+  it('two controllers share one registry without duplicate-metric errors, and depth is exported', async () => {
+    const registry = new Registry();
+    const clock = new FakeClock();
+    const ac = new AbortController();
+    const qa = new WorkQueue({ clock });
+    const qb = new WorkQueue({ clock });
+    const common = { workers: 1, log: pino({ level: 'silent' }), metrics: registry, signal: ac.signal, clock };
+    const a = runReconciler({ ...common, name: 'a', queue: qa, reconcile: async () => ({}) });
+    const b = runReconciler({ ...common, name: 'b', queue: qb, reconcile: async () => ({}) });
+    qa.add('x');
+    await clock.advance(0);
+    const text = await registry.metrics();
+    assert.match(text, /controller_runtime_reconcile_total\{controller="a",result="success"\} 1/);
+    assert.match(text, /controller_runtime_reconcile_total\{controller="b",result="success"\} 0/);
+    assert.match(text, /workqueue_depth\{name="a"\} 0/);
+    ac.abort();
+    await Promise.all([a, b]);
+  });
+});
