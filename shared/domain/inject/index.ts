@@ -1,0 +1,57 @@
+// SidecarSet injection into a pod being created, as one pure function (spec/webhooks.md §2).
+import type { Pod } from '../../api/meta.js';
+import type { SidecarSet } from '../../api/sidecarset.js';
+import { byteOrder } from './annotations.js';
+import { buildSidecars } from './build-sidecars.js';
+import type { InjectionContext } from './context.js';
+import { sidecarSetSkipReason } from './match.js';
+import { mergeByName, mergeContainers, mergeSecrets, sortByName } from './merge.js';
+import { applyPatchPodMetadata } from './pod-metadata.js';
+import { chooseRevision } from './revision.js';
+
+export type { InjectionContext } from './context.js';
+
+/** Why injection is not attempted at all (spec §2.2), or null. */
+function podSkipReason(pod: Pod, ctx: InjectionContext): string | null {
+  // UPDATE reaches no injection upstream ("pod availability changed" is always false in the community code).
+  if (ctx.operation !== 'CREATE') return `operation ${ctx.operation}`;
+  const phase = pod.status?.phase;
+  if (phase === 'Succeeded' || phase === 'Failed') return `pod phase ${phase}`;
+  if (pod.metadata?.deletionTimestamp) return 'pod is being deleted';
+  return null;
+}
+
+/** SidecarSets that apply to the pod, sorted by name (upstream: informer order), each at the revision to inject. */
+export function matchedSidecarSets(pod: Pod, podNamespace: string, ctx: InjectionContext): SidecarSet[] {
+  const sorted = [...ctx.sidecarSets].sort((a, b) => byteOrder(a.metadata?.name ?? '', b.metadata?.name ?? ''));
+  return sorted.filter((s) => sidecarSetSkipReason(s, pod, podNamespace, ctx.namespaceLabels) === null).map((s) => chooseRevision(s, pod, ctx));
+}
+
+/**
+ * Returns a new pod with the matching SidecarSets injected (the input is never modified). Applies patchPodMetadata
+ * even when no container ends up injected. Throws AdmissionDeniedError (400/403) wherever upstream fails the request:
+ * invalid selectors or partition, missing ControllerRevision, unparseable hash annotations, invalid merge-patch JSON.
+ */
+export function injectSidecars(input: Pod, ctx: InjectionContext): Pod {
+  const pod = structuredClone(input);
+  if (podSkipReason(pod, ctx) !== null) return pod;
+  const podNamespace = pod.metadata?.namespace || ctx.requestNamespace || 'default';
+  const podRef = `${podNamespace}/${pod.metadata?.name || pod.metadata?.generateName || ''}`;
+  const sets = matchedSidecarSets(pod, podNamespace, ctx);
+  if (sets.length === 0) return pod;
+
+  const metadata = (pod.metadata ??= {});
+  const patched = applyPatchPodMetadata(metadata.annotations ?? {}, sets, podRef);
+  if (metadata.annotations || Object.keys(patched).length > 0) metadata.annotations = patched;
+
+  const built = buildSidecars(sets, pod, ctx.now, podRef);
+  if (built.initContainers.length === 0 && built.containers.length === 0) return pod;
+
+  const spec = (pod.spec ??= { containers: [] });
+  if (built.initContainers.length > 0) spec.initContainers = mergeContainers(spec.initContainers ?? [], sortByName(built.initContainers));
+  if (built.containers.length > 0) spec.containers = mergeContainers(spec.containers ?? [], built.containers);
+  if (built.volumes.length > 0) spec.volumes = mergeByName(spec.volumes ?? [], built.volumes);
+  if (built.imagePullSecrets.length > 0 || spec.imagePullSecrets?.length) spec.imagePullSecrets = mergeSecrets(spec.imagePullSecrets ?? [], built.imagePullSecrets);
+  metadata.annotations = { ...metadata.annotations, ...built.annotations };
+  return pod;
+}

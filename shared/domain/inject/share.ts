@@ -1,0 +1,109 @@
+// Mounts and envs a sidecar takes from the pod's app containers (spec/webhooks.md §2.7).
+import type { Container, Pod } from '../../api/meta.js';
+import type { SidecarContainer, TransferEnvVar } from '../../api/sidecarset.js';
+import { SidecarEnvIsInjected } from '../../api/sidecarset.js';
+
+type EnvVar = NonNullable<Container['env']>[number];
+type VolumeMount = NonNullable<Container['volumeMounts']>[number];
+
+/** A container upstream treats as an injected sidecar: its first IS_INJECTED env says "true". */
+export function isInjectedSidecar(c: Container): boolean {
+  return c.env?.find((e) => e.name === SidecarEnvIsInjected)?.value === 'true';
+}
+
+const EXPANSION = /\$\(([-._a-zA-Z][-._a-zA-Z0-9]*)\)/g;
+
+/**
+ * With `shareVolumePolicy.type: enabled`, every volumeMount of every app container (never init containers, never
+ * containers already carrying IS_INJECTED=true), in order, plus the source container's env vars that a mount's
+ * subPathExpr references. Nothing is filtered: the service-account token mount is shared too, as upstream does.
+ */
+export function sharedMountsAndEnvs(sidecar: SidecarContainer, pod: Pod): { mounts: VolumeMount[]; envs: EnvVar[] } {
+  const mounts: VolumeMount[] = [];
+  const envs: EnvVar[] = [];
+  if (sidecar.shareVolumePolicy?.type !== 'enabled') return { mounts, envs };
+  for (const app of pod.spec?.containers ?? []) {
+    if (isInjectedSidecar(app)) continue;
+    for (const m of app.volumeMounts ?? []) {
+      mounts.push(structuredClone(m));
+      for (const [, name] of (m.subPathExpr ?? '').matchAll(EXPANSION)) {
+        const env = app.env?.find((e) => e.name === name);
+        if (env) envs.push(structuredClone(env));
+      }
+    }
+  }
+  return { mounts, envs };
+}
+
+// IsQualifiedName: optional DNS-1123 subdomain prefix + "/" + a name of at most 63 characters.
+const QUALIFIED_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
+const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+
+function isQualifiedName(s: string): boolean {
+  const parts = s.split('/');
+  if (parts.length > 2) return false;
+  const name = parts.at(-1)!;
+  if (parts.length === 2 && (parts[0]!.length === 0 || parts[0]!.length > 253 || !DNS_SUBDOMAIN.test(parts[0]!))) return false;
+  return name.length > 0 && name.length <= 63 && QUALIFIED_NAME.test(name);
+}
+
+/**
+ * The source container named by `sourceContainerNameFrom.fieldRef`: `metadata.labels['K']` or
+ * `metadata.annotations['K']` of the pod ("" when absent), or undefined for any other path (entry skipped upstream).
+ */
+export function containerNameFromFieldPath(fieldPath: string, pod: Pod): string | undefined {
+  if (!fieldPath.endsWith("']")) return undefined;
+  const idx = fieldPath.indexOf("['");
+  if (idx <= 0) return undefined;
+  const path = fieldPath.slice(0, idx);
+  const key = fieldPath.slice(idx + 2, -2);
+  if (path === 'metadata.labels') return isQualifiedName(key) ? (pod.metadata?.labels?.[key] ?? '') : undefined;
+  if (path === 'metadata.annotations') return isQualifiedName(key.toLowerCase()) ? (pod.metadata?.annotations?.[key] ?? '') : undefined;
+  return undefined;
+}
+
+/** Envs copied from app containers per `transferEnv` (names of one entry taken in sorted order; missing ones skipped). */
+export function transferEnvs(sidecar: SidecarContainer, pod: Pod): EnvVar[] {
+  const byKey = new Map<string, EnvVar>();
+  for (const c of pod.spec?.containers ?? []) for (const e of c.env ?? []) byKey.set(`${c.name}/${e.name}`, e);
+  const out: EnvVar[] = [];
+  for (const t of sidecar.transferEnv ?? []) {
+    const source = sourceContainer(t, pod);
+    if (source === undefined) continue;
+    const names = [...new Set([...(t.envName ? [t.envName] : []), ...(t.envNames ?? [])])].sort();
+    for (const name of names) {
+      const env = byKey.get(`${source}/${name}`);
+      if (env) out.push(structuredClone(env));
+    }
+  }
+  return out;
+}
+
+function sourceContainer(t: TransferEnvVar, pod: Pod): string | undefined {
+  const ref = t.sourceContainerNameFrom?.fieldRef;
+  return ref ? containerNameFromFieldPath(ref.fieldPath, pod) : (t.sourceContainerName ?? '');
+}
+
+/** util.MergeEnvVar: append `extra` envs whose name is not present yet (first one wins). */
+export function mergeEnvs(base: EnvVar[], extra: EnvVar[]): EnvVar[] {
+  const seen = new Set(base.map((e) => e.name));
+  const out = [...base];
+  for (const e of extra) {
+    if (seen.has(e.name)) continue;
+    seen.add(e.name);
+    out.push(e);
+  }
+  return out;
+}
+
+/** util.MergeVolumeMounts: append `extra` mounts whose mountPath is not taken yet. */
+export function mergeMounts(base: VolumeMount[], extra: VolumeMount[]): VolumeMount[] {
+  const seen = new Set(base.map((m) => m.mountPath));
+  const out = [...base];
+  for (const m of extra) {
+    if (seen.has(m.mountPath)) continue;
+    seen.add(m.mountPath);
+    out.push(m);
+  }
+  return out;
+}
