@@ -1,0 +1,76 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { Pod } from '../../api/meta.js';
+import type { SidecarSet } from '../../api/sidecarset.js';
+import { AdmissionDeniedError } from '../../errors.js';
+import { makeCtx, names, pod1, sidecarSet1 } from './fixtures.js';
+import { injectSidecars, type InjectionContext } from './index.js';
+
+const injected = (pod: Pod) => names(pod.spec?.containers).includes('dns-f');
+
+const cases: { name: string; set?: (s: SidecarSet) => void; pod?: (p: Pod) => void; ctx?: Partial<InjectionContext> & { namespaces?: Record<string, Record<string, string>> }; want: boolean }[] = [
+  { name: 'a pod whose labels match the selector is injected', want: true },
+  { name: 'a pod whose labels do not match gets no sidecar (TestPodHasNoMatchedSidecarSet)', pod: (p) => (p.metadata!.labels = { app: 'doesnt-match' }), want: false },
+  { name: 'a paused injection strategy injects nothing (TestInjectionStrategyPaused)', set: (s) => (s.spec!.injectionStrategy = { paused: true }), want: false },
+  { name: 'a SidecarSet scoped to another namespace does not apply', set: (s) => (s.spec!.namespace = 'other'), want: false },
+  { name: 'a SidecarSet scoped to the pod namespace applies', set: (s) => (s.spec!.namespace = 'default'), want: true },
+  {
+    name: 'a pod without namespace takes the request namespace for matching',
+    set: (s) => (s.spec!.namespace = 'team-a'),
+    pod: (p) => delete p.metadata!.namespace,
+    ctx: { requestNamespace: 'team-a' },
+    want: true,
+  },
+  { name: 'a pod without any namespace is matched as "default"', set: (s) => (s.spec!.namespace = 'default'), pod: (p) => delete p.metadata!.namespace, want: true },
+  {
+    name: 'a namespaceSelector matching the namespace labels applies',
+    set: (s) => (s.spec!.namespaceSelector = { matchLabels: { env: 'prod' } }),
+    ctx: { namespaces: { default: { env: 'prod' } } },
+    want: true,
+  },
+  {
+    name: 'a namespaceSelector not matching the namespace labels does not apply',
+    set: (s) => (s.spec!.namespaceSelector = { matchLabels: { env: 'prod' } }),
+    ctx: { namespaces: { default: { env: 'dev' } } },
+    want: false,
+  },
+  { name: 'a namespaceSelector on a namespace that does not exist does not apply', set: (s) => (s.spec!.namespaceSelector = {}), ctx: { namespaces: {} }, want: false },
+  { name: 'an empty namespaceSelector matches any existing namespace', set: (s) => (s.spec!.namespaceSelector = {}), want: true },
+  { name: 'an empty selector {} selects no pod', set: (s) => (s.spec!.selector = {}), want: false },
+  { name: 'a missing selector selects no pod', set: (s) => delete s.spec!.selector, want: false },
+  { name: 'NotIn selects pods without the label', set: (s) => (s.spec!.selector = { matchExpressions: [{ key: 'tier', operator: 'NotIn', values: ['db'] }] }), want: true },
+  { name: 'an UPDATE is never injected', ctx: { operation: 'UPDATE' }, want: false },
+  { name: 'a Succeeded pod is not injected', pod: (p) => (p.status = { phase: 'Succeeded' }), want: false },
+  { name: 'a Failed pod is not injected', pod: (p) => (p.status = { phase: 'Failed' }), want: false },
+  { name: 'a pod being deleted is not injected', pod: (p) => (p.metadata!.deletionTimestamp = new Date() as never), want: false },
+];
+
+for (const tc of cases) {
+  test(tc.name, () => {
+    const set = sidecarSet1();
+    tc.set?.(set);
+    const pod = pod1();
+    tc.pod?.(pod);
+    const out = injectSidecars(pod, makeCtx([set], tc.ctx));
+    assert.equal(injected(out), tc.want);
+    if (!tc.want) assert.deepEqual(out, pod, 'a pod that is not injected comes back unchanged');
+  });
+}
+
+test('an invalid selector operator refuses the pod with a 400 naming the SidecarSet', () => {
+  const set = sidecarSet1();
+  set.spec!.selector = { matchExpressions: [{ key: 'app', operator: 'Equal', values: ['nginx'] }] };
+  assert.throws(
+    () => injectSidecars(pod1(), makeCtx([set])),
+    (e: unknown) => e instanceof AdmissionDeniedError && e.code === 400 && /sidecarset sidecarset1 has an invalid spec.selector/.test(e.message),
+  );
+});
+
+test('the input pod and SidecarSets are never modified', () => {
+  const pod = pod1();
+  const set = sidecarSet1();
+  const before = structuredClone({ pod, set });
+  const out = injectSidecars(pod, makeCtx([set]));
+  assert.notEqual(out, pod);
+  assert.deepEqual({ pod, set }, before);
+});
