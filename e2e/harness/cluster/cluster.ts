@@ -12,6 +12,8 @@ export interface ClusterState {
   kubeconfig: string;
   server: string;
   logDir: string;
+  /** Directories outside `dir` to remove on teardown (etcd's in-memory data). */
+  dataDirs: string[];
   processes: { name: string; pid: number; log: string }[];
 }
 
@@ -102,7 +104,7 @@ export async function startCluster(opts: { dir: string; bin: string; fakeNodes?:
     }), 60_000, alive);
 
     return {
-      dir, kubeconfig: adminKc, server, logDir, daemons, stop,
+      dir, kubeconfig: adminKc, server, logDir, daemons, stop, dataDirs: [etcdData],
       processes: daemons.map((d) => ({ name: d.name, pid: d.pid, log: d.logFile })),
     };
   } catch (err) {

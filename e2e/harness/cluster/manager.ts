@@ -1,0 +1,33 @@
+// The kruise-ts manager (webhook/main.ts) as a host process against the test cluster: the apiserver calls it
+// at https://127.0.0.1:<port>, since there is no kube-proxy to route the in-cluster Service.
+import { join } from 'node:path';
+import { freePort, spawnDaemon, waitFor, type Daemon } from '../runtime/process.js';
+import { kubectl } from './cluster.js';
+
+export interface Manager { daemon: Daemon; webhookPort: number; healthPort: number; stop(): Promise<void> }
+
+export async function startManager(opts: { repoRoot: string; kubeconfig: string; logDir: string }): Promise<Manager> {
+  const [webhookPort, healthPort] = [await freePort(), await freePort()];
+  const env = {
+    ...process.env,
+    KUBECONFIG: opts.kubeconfig, POD_NAMESPACE: 'kruise-system',
+    WEBHOOK_HOST: '127.0.0.1', WEBHOOK_PORT: String(webhookPort), WEBHOOK_CERT_WRITER: 'secret',
+    BIND_ADDRESS: '127.0.0.1', HEALTH_PORT: String(healthPort),
+  };
+  const daemon = spawnDaemon('kruise-manager', process.execPath, ['--import', 'tsx', join(opts.repoRoot, 'webhook/main.ts')],
+    join(opts.logDir, 'kruise-manager.log'), env);
+  const alive = () => daemon.child.exitCode === null;
+  try {
+    await waitFor('kruise-manager /readyz', async () => (await fetch(`http://127.0.0.1:${healthPort}/readyz`)).ok, 60_000, alive);
+    // Ready to serve is not enough: the apiserver must also trust it and call the right URL.
+    await waitFor('webhook caBundle', async () => {
+      const conf = JSON.parse(kubectl(opts.kubeconfig, ['get', 'mutatingwebhookconfiguration', 'kruise-mutating-webhook-configuration', '-o', 'json'])) as
+        { webhooks: { clientConfig: { caBundle?: string; url?: string } }[] };
+      return conf.webhooks.every((w) => w.clientConfig.caBundle && w.clientConfig.url?.includes(`:${webhookPort}/`));
+    }, 30_000, alive);
+  } catch (err) {
+    await daemon.stop();
+    throw new Error(`${err instanceof Error ? err.message : String(err)}\n${daemon.tail(20)}`);
+  }
+  return { daemon, webhookPort, healthPort, stop: () => daemon.stop() };
+}

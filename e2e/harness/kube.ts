@@ -1,0 +1,51 @@
+// What e2e tests use to talk to the shared cluster started by `e2e/cluster.sh run`: kubectl, as a user would.
+import { spawnSync } from 'node:child_process';
+import { readState, writeState, type StackState } from './cluster/state.js';
+
+export interface Result { code: number; stdout: string; stderr: string }
+
+/** The running stack, or a reason to skip: the e2e files also run without a cluster (npm run test:e2e alone). */
+export function stack(): StackState | string {
+  const file = process.env.KRUISE_TS_E2E_STATE;
+  if (!file || !process.env.KUBECONFIG) return 'no cluster: run through `bash e2e/cluster.sh run -- npm run test:e2e`';
+  return readState(file);
+}
+
+export function updateStack(s: StackState): void {
+  const file = process.env.KRUISE_TS_E2E_STATE;
+  if (file) writeState(file, s);
+}
+
+export function kubectl(args: string[], input?: string): Result {
+  const r = spawnSync('kubectl', args, { encoding: 'utf8', input, timeout: 60_000 });
+  return { code: r.status ?? -1, stdout: r.stdout ?? '', stderr: r.stderr ?? '' };
+}
+
+/** kubectl that must succeed; the error carries its stderr. */
+export function kubectlOk(args: string[], input?: string): string {
+  const r = kubectl(args, input);
+  if (r.code !== 0) throw new Error(`kubectl ${args.join(' ')} failed (${r.code}): ${r.stderr}`);
+  return r.stdout;
+}
+
+export function getJson<T = Record<string, unknown>>(args: string[]): T {
+  return JSON.parse(kubectlOk(['get', ...args, '-o', 'json'])) as T;
+}
+
+export async function eventually<T>(what: string, f: () => T | undefined | false, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try { const v = f(); if (v) return v; } catch (err) { last = err; }
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms (${String(last)})`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+/** True when the running manager serves `path` (a route still being written answers 404). */
+export async function serves(s: StackState, path: string): Promise<boolean> {
+  if (!s.manager) return false;
+  const r = spawnSync('curl', ['-sk', '-o', '/dev/null', '-w', '%{http_code}', '-X', 'POST', '-H', 'Content-Type: application/json',
+    '-d', '{}', `https://127.0.0.1:${s.manager.webhookPort}${path}`], { encoding: 'utf8' });
+  return r.stdout.trim() !== '404';
+}

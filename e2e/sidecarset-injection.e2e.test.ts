@@ -1,0 +1,71 @@
+// SidecarSet injection through the real apiserver: the seed demo, a Deployment's pods made by the real
+// controller-manager and scheduled on kwok nodes, conflicts refused, and kube-system never sent to the webhook.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { eventually, getJson, kubectl, kubectlOk, serves, stack } from './harness/kube.js';
+
+interface Container { name: string; env?: { name: string; value?: string }[]; volumeMounts?: { name: string }[] }
+interface Pod { metadata: { name: string; annotations?: Record<string, string> }; spec: { containers: Container[]; volumes?: { name: string }[]; nodeName?: string } }
+
+const s = stack();
+const examples = join(import.meta.dirname, 'cluster/examples');
+const ex = (f: string) => join(examples, f);
+
+describe('SidecarSet injection', { skip: typeof s === 'string' ? s : false }, () => {
+  before(() => {
+    kubectlOk(['apply', '-f', ex('01-sidecarset-demo.yaml')]);
+  });
+  after(() => {
+    kubectl(['delete', '-f', ex('05-nginx-deployment.yaml'), '--ignore-not-found', '--wait=false']);
+    kubectl(['delete', 'pod', 'test-pod', '--ignore-not-found', '--grace-period=0', '--force']);
+    kubectl(['delete', 'sidecarset', 'scs-demo', 'scs-conflict', '--ignore-not-found']);
+  });
+
+  it('02-test-pod is stored with sidecar1 first, IS_INJECTED, the log volume and the hash annotations', async (t) => {
+    if (typeof s === 'string' || !(await serves(s, '/mutate-pod'))) return t.skip('the manager does not serve /mutate-pod yet');
+    kubectlOk(['apply', '-f', ex('02-test-pod.yaml')]);
+    const pod = getJson<Pod>(['pod', 'test-pod']);
+    assert.deepEqual(pod.spec.containers.map((c) => c.name), ['sidecar1', 'app']);
+    const sidecar = pod.spec.containers[0] as Container;
+    assert.deepEqual(sidecar.env?.find((e) => e.name === 'IS_INJECTED'), { name: 'IS_INJECTED', value: 'true' });
+    assert.ok(pod.spec.volumes?.some((v) => v.name === 'log-volume'));
+    assert.ok(sidecar.volumeMounts?.some((m) => m.name === 'log-volume'));
+    const ann = pod.metadata.annotations ?? {};
+    assert.ok(JSON.parse(ann['kruise.io/sidecarset-hash'] ?? '{}')['scs-demo'], 'kruise.io/sidecarset-hash names scs-demo');
+    assert.ok(JSON.parse(ann['kruise.io/sidecarset-hash-without-image'] ?? '{}')['scs-demo']);
+    assert.equal(ann['kruise.io/sidecarset-injected-list'], 'scs-demo');
+  });
+
+  it('the 3 pods the controller-manager creates for 05-nginx-deployment are injected and scheduled to kwok nodes', async (t) => {
+    if (typeof s === 'string' || !(await serves(s, '/mutate-pod'))) return t.skip('the manager does not serve /mutate-pod yet');
+    kubectlOk(['apply', '-f', ex('05-nginx-deployment.yaml')]);
+    const pods = await eventually('3 scheduled nginx pods', () => {
+      const l = getJson<{ items: Pod[] }>(['pods', '-l', 'app=nginx', '-n', 'default']).items.filter((p) => p.metadata.name !== 'test-pod');
+      return l.length === 3 && l.every((p) => p.spec.nodeName?.startsWith('kwok-node-')) && l;
+    }, 60_000);
+    for (const p of pods) assert.deepEqual(p.spec.containers.map((c) => c.name)[0], 'sidecar1', p.metadata.name);
+  });
+
+  it('a second SidecarSet injecting sidecar1 into overlapping pods is refused with the webhook message', () => {
+    const conflict = readFileSync(ex('01-sidecarset-demo.yaml'), 'utf8').replace('name: scs-demo', 'name: scs-conflict');
+    const r = kubectl(['apply', '-f', '-'], conflict);
+    assert.notEqual(r.code, 0);
+    assert.match(r.stderr, /admission webhook "vsidecarset\.kb\.io" denied the request/);
+    assert.match(r.stderr, /sidecar1/);
+  });
+
+  it('kube-system pods are never sent to the webhook: a matching pod there is stored unchanged', () => {
+    const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'not-injected', namespace: 'kube-system', labels: { app: 'nginx' } },
+      spec: { containers: [{ name: 'app', image: 'nginx:1.7.9' }] } };
+    kubectlOk(['create', '-f', '-'], JSON.stringify(pod));
+    try {
+      const stored = getJson<Pod>(['pod', 'not-injected', '-n', 'kube-system']);
+      assert.deepEqual(stored.spec.containers.map((c) => c.name), ['app']);
+      assert.equal(stored.metadata.annotations?.['kruise.io/sidecarset-injected-list'], undefined);
+    } finally {
+      kubectl(['delete', 'pod', 'not-injected', '-n', 'kube-system', '--grace-period=0', '--force']);
+    }
+  });
+});
