@@ -150,17 +150,37 @@ describe('LeaderElector', () => {
     await b.done;
   });
 
-  it('aborts the leading signal when leadership is lost, so controllers stop', async () => {
+  it('aborts the leading signal when leadership is lost, then calls onStoppedLeading', async () => {
     const clock = new FakeClock(0);
     const server = new FakeLeaseServer();
     let leadingSignal: AbortSignal | undefined;
-    const a = candidate('a', server, clock, [], { onStartedLeading: (s) => { leadingSignal = s; } });
+    let stoppedAt: number | undefined;
+    const a = candidate('a', server, clock, [], {
+      onStartedLeading: (s) => { leadingSignal = s; },
+      onStoppedLeading: () => { stoppedAt = clock.now(); },
+    });
     await clock.advance(1_000);
     assert.equal(leadingSignal?.aborted, false);
     a.conn.mode = 'fail';
     await clock.advance(12_000);
     assert.equal(leadingSignal?.aborted, true);
     await a.done;
+    assert.equal(stoppedAt, 10_000, 'last renewal at 0 s + renewDeadline 10 s');
+  });
+
+  it('reports each newly observed leader once', async () => {
+    const clock = new FakeClock(0);
+    const server = new FakeLeaseServer();
+    const seenByB: string[] = [];
+    const a = candidate('a', server, clock, []);
+    const b = candidate('b', server, clock, [], { onNewLeader: (id) => seenByB.push(id) });
+    await clock.advance(10_000);
+    a.stop();
+    await clock.advance(10_000);
+    assert.deepEqual(seenByB, ['a', 'b']);
+    b.stop();
+    await clock.advance(10_000);
+    await Promise.all([a.done, b.done]);
   });
 
   it('a candidate stopped before it ever leads returns without callbacks', async () => {
