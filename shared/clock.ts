@@ -12,12 +12,8 @@ export interface Clock {
 
 export const realClock: Clock = {
   now: () => Date.now(),
-  setTimeout: (fn, ms) => {
-    const t = setTimeout(fn, Math.max(0, ms));
-    // A pending requeue or lease retry must not keep the process alive on its own; main.ts owns shutdown.
-    t.unref();
-    return t;
-  },
+  // Not unref'd: timers behave exactly like setTimeout. Queues and electors clear theirs on shutdown/abort.
+  setTimeout: (fn, ms) => setTimeout(fn, Math.max(0, ms)),
   clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout),
 };
 

@@ -159,7 +159,10 @@ export class LeaderElector {
       if (!sameRecord(current, this.observed)) this.observe(current, now);
       const holder = current.holderIdentity ?? '';
       const validUntil = this.observedAt + (current.leaseDurationSeconds ?? leaseDurationSeconds) * 1000;
-      if (holder !== '' && holder !== identity && validUntil > now) return false;
+      if (holder !== '' && holder !== identity && validUntil > now) {
+        this.o.log.debug({ lease: this.leaseName(), holder, validForMs: validUntil - now }, 'lease is held by another candidate');
+        return false;
+      }
       const mine = holder === identity;
       const updated = await client.replace({
         ...current,

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
-import { Registry } from 'prom-client';
+import { register as globalRegistry, Registry } from 'prom-client';
 import { FakeClock, flush } from '../clock.js';
 import { ExponentialFailureRateLimiter } from './backoff.js';
 import { WorkQueue } from './queue.js';
@@ -132,6 +132,30 @@ describe('runReconciler', () => {
     await done;
   });
 
+  it('on stop, an in-flight reconcile sees the abort and the runner waits for it before resolving', async () => {
+    const clock = new FakeClock();
+    const queue = new WorkQueue({ clock });
+    const ac = new AbortController();
+    let sawAbort = false;
+    let finished = false;
+    const done = runReconciler({
+      name: 't', queue, workers: 2, log: pino({ level: 'silent' }), signal: ac.signal, clock,
+      reconcile: async (_key, ctx) => {
+        await new Promise<void>((r) => ctx.signal.addEventListener('abort', () => r()));
+        sawAbort = ctx.signal.aborted;
+        await flush();
+        finished = true;
+        return {};
+      },
+    });
+    queue.add('k');
+    queue.addAfter('later', 1000);
+    await flush();
+    ac.abort();
+    await done;
+    assert.deepEqual([sawAbort, finished, queue.isShuttingDown(), clock.pending()], [true, true, true, 0]);
+  });
+
   it('logs each reconcile with controller, key and reconcileId', async () => {
     const { lines } = await run(async () => { throw new TerminalError('nope'); }, { keys: ['ns/a'], advanceMs: 0 });
     const err = lines.find((l) => l.msg === 'reconciler error (terminal, not requeued)');
@@ -154,6 +178,7 @@ describe('runReconciler', () => {
     assert.match(text, /controller_runtime_reconcile_total\{controller="a",result="success"\} 1/);
     assert.match(text, /controller_runtime_reconcile_total\{controller="b",result="success"\} 0/);
     assert.match(text, /workqueue_depth\{name="a"\} 0/);
+    assert.equal(globalRegistry.getSingleMetric('controller_runtime_reconcile_total'), undefined, 'nothing leaks into the global registry');
     ac.abort();
     await Promise.all([a, b]);
   });
