@@ -21,6 +21,8 @@ export interface AdmissionCaches {
   revisionByName(name: string): V1ControllerRevision | undefined;
   /** Highest `.revision` among the SidecarSet's revisions carrying that custom version label (spec §2.3). */
   revisionByCustomVersion(sidecarSetName: string, customVersion: string): V1ControllerRevision | undefined;
+  /** Every revision of the SidecarSet carrying that custom version label, in cache order. */
+  revisionsByCustomVersion(sidecarSetName: string, customVersion: string): V1ControllerRevision[];
   /** Raw whitelist JSON from ConfigMap kruise-configuration, or undefined when the map or key is absent. */
   patchMetadataWhitelist(): string | undefined;
   fetchPod(namespace: string, name: string): Promise<Pod | undefined>;
@@ -45,6 +47,11 @@ export interface Fetchers {
 export function admissionCaches(caches: CacheSet, fetchers: Fetchers): AdmissionCaches {
   let sorted: SidecarSet[] | undefined;
   caches.sidecarSets.onChange(() => (sorted = undefined));
+  const byCustomVersion = (sidecarSetName: string, customVersion: string) =>
+    caches.revisions.list().filter((r) => {
+      const labels = r.metadata?.labels ?? {};
+      return labels[SIDECARSET_NAME_LABEL] === sidecarSetName && labels[CUSTOM_VERSION_LABEL] === customVersion;
+    });
   const byName = (a: SidecarSet, b: SidecarSet) => ((a.metadata?.name ?? '') < (b.metadata?.name ?? '') ? -1 : 1);
   return {
     sidecarSets: () => (sorted ??= [...caches.sidecarSets.list()].sort(byName)),
@@ -55,13 +62,10 @@ export function admissionCaches(caches: CacheSet, fetchers: Fetchers): Admission
     revisionByName: (name) => caches.revisions.list().find((r) => r.metadata?.name === name),
     revisionByCustomVersion: (sidecarSetName, customVersion) => {
       let best: V1ControllerRevision | undefined;
-      for (const r of caches.revisions.list()) {
-        const labels = r.metadata?.labels ?? {};
-        if (labels[SIDECARSET_NAME_LABEL] !== sidecarSetName || labels[CUSTOM_VERSION_LABEL] !== customVersion) continue;
-        if (!best || r.revision > best.revision) best = r;
-      }
+      for (const r of byCustomVersion(sidecarSetName, customVersion)) if (!best || r.revision > best.revision) best = r;
       return best;
     },
+    revisionsByCustomVersion: (sidecarSetName, customVersion) => byCustomVersion(sidecarSetName, customVersion),
     patchMetadataWhitelist: () => caches.configMaps.list().find((c) => c.metadata?.name === KRUISE_CONFIGURATION)?.data?.[PATCH_METADATA_WHITELIST_KEY],
     fetchPod: fetchers.fetchPod,
     fetchNode: fetchers.fetchNode,

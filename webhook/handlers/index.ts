@@ -1,18 +1,24 @@
 // The explicit handler table (style §4: no import-time registries). main.ts calls makeRoutes with live caches; tests
 // and the benchmark call it with static ones. Each entry pairs OpenKruise's path with a pure function from shared/domain.
+import type { V1ControllerRevision } from '@kubernetes/client-node';
+import type { ControllerRevisionLike } from '../../shared/api/controller-revision.js';
 import type { SidecarSet } from '../../shared/api/sidecarset.js';
 import type { FeatureGate } from '../../shared/config.js';
+import type { InjectionContext } from '../../shared/domain/inject/index.js';
+import { mutatePodOnCreate } from '../../shared/domain/pod-mutation.js';
 import { defaultSidecarSet } from '../../shared/domain/sidecarset-defaults.js';
 import { mutateContainerRecreateRequest } from '../../shared/domain/validation/container-recreate-request.js';
 import { defaultImagePullJob, imagePullJobDenialCode, validateImagePullJob } from '../../shared/domain/validation/image-pull-job.js';
 import { defaultNodeImage, validateNodeImage } from '../../shared/domain/validation/node-image.js';
 import { validateResourceDistribution } from '../../shared/domain/validation/resource-distribution.js';
 import { validateSidecarSet, type SidecarSetValidationContext } from '../../shared/domain/validation/sidecarset.js';
+import type { AdmissionRequest } from '../admission/review.js';
 import type { WebhookRoute } from '../admission/route.js';
 import type { AdmissionCaches } from '../caches.js';
 import { mutateContainerRecreateRequestRoute } from './mutate-container-recreate-request.js';
 import { mutateImagePullJobRoute } from './mutate-image-pull-job.js';
 import { mutateNodeImageRoute } from './mutate-node-image.js';
+import { mutatePodRoute } from './mutate-pod.js';
 import { mutateSidecarSetRoute } from './mutate-sidecarset.js';
 import { validateImagePullJobRoute } from './validate-image-pull-job.js';
 import { validateNodeImageRoute } from './validate-node-image.js';
@@ -43,9 +49,37 @@ export function sidecarSetValidationContext(deps: RouteDeps): SidecarSetValidati
   };
 }
 
+// client-node types metadata.name as optional; a stored ControllerRevision always has one.
+const revisionLike = (r: V1ControllerRevision): ControllerRevisionLike => ({
+  metadata: { name: r.metadata?.name ?? '', annotations: r.metadata?.annotations, labels: r.metadata?.labels },
+  revision: r.revision,
+  data: r.data,
+});
+
+/** The injection context for one pod review, gathered from the caches (spec §2.3; Istio InjectionParameters). */
+export function podInjectionContext(deps: RouteDeps, req: AdmissionRequest): InjectionContext {
+  const c = deps.caches;
+  return {
+    operation: req.operation === 'UPDATE' ? 'UPDATE' : 'CREATE',
+    ...(req.namespace ? { requestNamespace: req.namespace } : {}),
+    sidecarSets: c.sidecarSets(),
+    namespaceLabels: c.namespaceLabels,
+    revisions: {
+      byName: (name) => {
+        const r = c.revisionByName(name);
+        return r ? revisionLike(r) : undefined;
+      },
+      byCustomVersion: (set, version) => c.revisionsByCustomVersion(set, version).map(revisionLike),
+    },
+    now: deps.now(),
+    random: deps.random,
+  };
+}
+
 export function makeRoutes(deps: RouteDeps): WebhookRoute[] {
   const gates = deps.gates;
   return [
+    mutatePodRoute<InjectionContext>({ mutate: mutatePodOnCreate, context: (req) => podInjectionContext(deps, req) }),
     mutateSidecarSetRoute({ defaults: defaultSidecarSet }),
     validateSidecarSetRoute<SidecarSetValidationContext>({ validate: (o: SidecarSet, old, ctx) => validateSidecarSet(o, old, ctx), context: () => sidecarSetValidationContext(deps) }),
     mutateContainerRecreateRequestRoute({ gates, mutate: mutateContainerRecreateRequest, fetchPod: deps.caches.fetchPod, fetchNode: deps.caches.fetchNode }),

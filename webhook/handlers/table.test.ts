@@ -69,3 +69,21 @@ test('a ContainerRecreateRequest for a missing pod is refused with 400', async (
   assert.equal(res.status.code, 400);
   assert.match(res.status.message, /gone/);
 });
+
+test('a pod CREATE gets the sidecar of the matching SidecarSet only, through the cached context', async () => {
+  const set = (name: string, app: string) => ({
+    metadata: { name, annotations: { 'kruise.io/sidecarset-hash': `h-${name}`, 'kruise.io/sidecarset-hash-without-image': `w-${name}` } },
+    spec: { selector: { matchLabels: { app } }, updateStrategy: { type: 'RollingUpdate' }, containers: [{ name: `${name}-c`, image: 'busybox:1.36', podInjectPolicy: 'AfterAppContainer', shareVolumePolicy: { type: 'disabled' }, upgradeStrategy: { upgradeType: 'ColdUpgrade' } }] },
+  });
+  const withSets = admissionCaches(
+    { sidecarSets: staticCache([set('b-other', 'db'), set('a-log', 'web')] as any), namespaces: staticCache([{ metadata: { name: 'default', labels: {} } }]), revisions: staticCache([]), configMaps: staticCache([]) },
+    { fetchPod: async () => undefined, fetchNode: async () => undefined },
+  );
+  const { app } = testApp(makeRoutes({ caches: withSets, gates, now: () => new Date('2026-01-02T03:04:05Z'), random: () => 0.5 }));
+  const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web-1', namespace: 'default', labels: { app: 'web' } }, spec: { containers: [{ name: 'app', image: 'nginx' }] } };
+  const res = (await app.inject({ method: 'POST', url: '/mutate-pod', payload: review({ namespace: 'default', resource: { group: '', version: 'v1', resource: 'pods' }, object: pod }) })).json().response;
+  assert.equal(res.allowed, true);
+  const out = fjp.applyPatch(structuredClone(pod), decodePatch(res.patch)).newDocument as any;
+  assert.deepEqual(out.spec.containers.map((c: any) => c.name), ['app', 'a-log-c']);
+  assert.match(out.metadata.annotations['kruise.io/sidecarset-injected-list'] ?? '', /a-log/);
+});
