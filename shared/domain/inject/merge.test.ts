@@ -16,7 +16,7 @@ test('Before sidecars precede the app and After ones follow it; init containers 
 
 test('injected containers carry no kruise extension fields', () => {
   const out = injectSidecars(pod1(), makeCtx([sidecarSet1()]));
-  const dns = out.spec!.containers.find((c) => c.name === 'dns-f') as Record<string, unknown>;
+  const dns = out.spec!.containers.find((c) => c.name === 'dns-f') as unknown as Record<string, unknown>;
   for (const f of ['podInjectPolicy', 'upgradeStrategy', 'shareVolumePolicy', 'transferEnv']) assert.equal(f in dns, false, f);
   assert.equal(dns.image, 'dns-f-image:1.0');
 });

@@ -57,7 +57,7 @@ test('metadata is patched even when the SidecarSet injects no container, and no 
   const out = injectSidecars(pod1(), makeCtx([s]));
   assert.deepEqual(out.metadata!.annotations, { k: 'v' });
   assert.equal(out.spec!.containers.length, 1);
-  assert.equal(out.metadata!.annotations![SidecarSetHashAnnotation], undefined);
+  assert.equal((out.metadata!.annotations as Record<string, string>)[SidecarSetHashAnnotation], undefined);
 });
 
 const mergeCases: { name: string; doc: string; patch: string; want: string | 'document' | 'patch' }[] = [
