@@ -6,6 +6,7 @@ import { mkdirSync, writeFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { freePort, spawnDaemon, waitFor, type Daemon } from '../runtime/process.js';
 import { kubeconfig, makePki } from './pki.js';
+import { killGroups } from './state.js';
 
 export interface ClusterState {
   dir: string;
@@ -42,7 +43,8 @@ export async function startCluster(opts: { dir: string; bin: string; fakeNodes?:
   // etcd's data lives in memory: fsync on a loaded CI disk makes the apiserver time out.
   const etcdData = join('/dev/shm', `kruise-ts-etcd-${process.pid}-${Date.now()}`);
   const stop = async () => {
-    for (const d of [...daemons].reverse()) await d.stop();
+    // By pid with polling (not the child's exit event): it also works when the caller's event loop is otherwise empty.
+    await killGroups(daemons.map((d) => d.pid).reverse());
     rmSync(etcdData, { recursive: true, force: true });
   };
   const start = (name: string, args: string[]) => {
