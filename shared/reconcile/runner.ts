@@ -1,5 +1,9 @@
 // Runs a reconciler over a WorkQueue: the only place that turns reconcile outcomes into queue actions
-// (controller-runtime reconcileHandler), logs them, and measures them.
+// (controller-runtime reconcileHandler), logs them, and measures them. Wiring, in a main.ts:
+//
+//   const queue = new WorkQueue({ clock: realClock });
+//   cache.onChange((obj) => queue.add(objectKey(obj)));          // keys, not events
+//   await runReconciler({ name: 'imagepulljob', reconcile, queue, workers: 2, log, metrics: registry, signal });
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
