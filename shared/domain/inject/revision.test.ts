@@ -60,7 +60,7 @@ test('revisionName selects that ControllerRevision', () => {
 test('a missing revision refuses the pod even when the latest would have been chosen', () => {
   assert.throws(
     () => injectSidecars(canaryPod(), makeCtx([canarySet()], { revisionList: [] })),
-    (e: unknown) => e instanceof AdmissionDeniedError && /customVersion stable: no such ControllerRevision/.test(e.message),
+    (e: unknown) => e instanceof AdmissionDeniedError && /customVersion "stable": no such ControllerRevision/.test(e.message),
   );
 });
 
@@ -93,4 +93,20 @@ test('Partial: an invalid updateStrategy selector refuses the pod', () => {
   const set = canarySet();
   set.spec!.updateStrategy!.selector = { matchExpressions: [{ key: 'canary', operator: 'Bad' }] };
   assert.throws(() => injectSidecars(canaryPod(), makeCtx([set], { revisionList: revisions })), (e: unknown) => e instanceof AdmissionDeniedError && /updateStrategy.selector/.test(e.message));
+});
+
+test('an empty revisionName is looked up as such and refuses the pod', () => {
+  const set = canarySet();
+  set.spec!.injectionStrategy!.revision = { revisionName: '', customVersion: 'stable' };
+  assert.throws(() => injectSidecars(pod1(), makeCtx([set], { revisionList: revisions })), (e: unknown) => e instanceof AdmissionDeniedError && /revisionName ""/.test(e.message));
+});
+
+test('a revision without hash annotations gets hashes computed from the restored SidecarSet', () => {
+  const set = canarySet();
+  set.spec!.injectionStrategy!.revision!.policy = 'Always';
+  const r = rev('sidecarset1-stable', 9, 'sidecar-image:stable');
+  delete r.metadata.annotations;
+  const out = injectSidecars(pod1(), makeCtx([set], { revisionList: [r] }));
+  const hash = JSON.parse(out.metadata!.annotations![SidecarSetHashAnnotation]!).sidecarset1.hash as string;
+  assert.match(hash, /^[bcdfghjklmnpqrstvwxz2456789]{64}$/);
 });

@@ -50,12 +50,16 @@ function findRevision(set: SidecarSet, ctx: InjectionContext): ControllerRevisio
   const info = set.spec!.injectionStrategy!.revision!;
   const name = set.metadata?.name ?? '';
   let found: ControllerRevisionLike | undefined;
-  if (info.revisionName) found = ctx.revisions.byName(info.revisionName);
-  else if (info.customVersion) {
-    for (const r of ctx.revisions.byCustomVersion(name, info.customVersion)) if (!found || r.revision > found.revision) found = r;
+  // A set revisionName wins even when empty (upstream then fails its Get), as in history_control getControllerRevision.
+  if (info.revisionName != null) found = info.revisionName ? ctx.revisions.byName(info.revisionName) : undefined;
+  else {
+    // history.SortControllerRevisions: highest revision last, ties broken by name.
+    for (const r of ctx.revisions.byCustomVersion(name, info.customVersion!)) {
+      if (!found || r.revision > found.revision || (r.revision === found.revision && r.metadata.name > found.metadata.name)) found = r;
+    }
   }
   if (!found) {
-    const wanted = info.revisionName ? `revisionName ${info.revisionName}` : `customVersion ${info.customVersion ?? '""'}`;
+    const wanted = info.revisionName != null ? `revisionName "${info.revisionName}"` : `customVersion "${info.customVersion}"`;
     throw new AdmissionDeniedError(
       `sidecarset ${name} injectionStrategy.revision ${wanted}: no such ControllerRevision; pods it selects cannot be created until the revision exists or injectionStrategy.revision is removed`,
       403,
