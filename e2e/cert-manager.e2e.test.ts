@@ -6,8 +6,8 @@
 // the webhook configurations' caBundle and url in `secret` mode, and the overlay plus the cainjector would
 // rewrite both under the other e2e files running at the same time.
 import assert from 'node:assert/strict';
-import { createHash, X509Certificate } from 'node:crypto';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { X509Certificate } from 'node:crypto';
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { connect } from 'node:tls';
 import { after, before, describe, it } from 'node:test';
@@ -33,6 +33,7 @@ describe('cert-manager overlay with cert-manager v1.11.5', { skip, timeout: 900_
   let cm: CertManager | undefined;
   let manager: Daemon | undefined;
   let dir = '';
+  let webhookPortInUse = 0;
   const kc = (args: string[], input?: string) => kubectl((cluster as Cluster).kubeconfig, args, input);
   const secretFiles = () => {
     const data = (JSON.parse(kc(['get', 'secret', 'kruise-webhook-certs', '-n', NS, '-o', 'json'])) as Secret).data ?? {};
@@ -99,15 +100,39 @@ describe('cert-manager overlay with cert-manager v1.11.5', { skip, timeout: 900_
     const m = manager;
     await waitFor('kruise-manager /readyz', async () => (await fetch(`http://127.0.0.1:${healthPort}/readyz`)).ok, 90_000,
       () => m.child.exitCode === null).catch((err: Error) => { throw new Error(`${err.message}\n${m.tail(20)}`); });
-    const peer = await new Promise<{ authorized: boolean; raw: Buffer }>((resolve, reject) => {
-      const sock = connect({ host: '127.0.0.1', port: webhookPort, servername: HOST, ca: files['ca.crt'] }, () => {
-        resolve({ authorized: sock.authorized, raw: sock.getPeerCertificate().raw });
-        sock.end();
-      });
-      sock.once('error', reject);
-    });
-    assert.equal(peer.authorized, true);
-    const served = createHash('sha256').update(peer.raw).digest('hex');
-    assert.equal(served, createHash('sha256').update(new X509Certificate(files['tls.crt'] as string).raw).digest('hex'));
+    assert.equal(await servedCert(webhookPort, files['ca.crt'] as string), fingerprint(files['tls.crt'] as string));
+    webhookPortInUse = webhookPort;
+  });
+
+  it('a re-issued certificate reaches both caBundles and, once its files change, the running manager serves it', async () => {
+    const before = secretFiles();
+    // Deleting the Secret makes cert-manager issue afresh: a new key and, with a self-signed issuer, a new CA.
+    kc(['delete', 'secret', 'kruise-webhook-certs', '-n', NS]);
+    const files = await eventually('re-issued Secret', () => {
+      const f = secretFiles();
+      return f['tls.crt'] && f['tls.key'] && f['ca.crt'] && f['tls.crt'] !== before['tls.crt'] ? f : undefined;
+    }, 120_000);
+    await eventually('caBundles follow the new CA', () => CONFIGS.every(([kind, name]) =>
+      (JSON.parse(kc(['get', kind, name, '-o', 'json'])) as WebhookConfig).webhooks.every((w) =>
+        fingerprint(Buffer.from(w.clientConfig.caBundle ?? '', 'base64').toString('utf8')) === fingerprint(files['ca.crt'] as string))), 120_000);
+    // What the kubelet does for a mounted Secret, minus the symlink swap: the manager polls the directory.
+    for (const [k, v] of Object.entries(files)) {
+      writeFileSync(join(dir, 'webhook-certs', `.${k}`), v, { mode: 0o600 });
+      renameSync(join(dir, 'webhook-certs', `.${k}`), join(dir, 'webhook-certs', k));
+    }
+    await waitFor('manager serves the re-issued certificate', async () =>
+      await servedCert(webhookPortInUse, files['ca.crt'] as string) === fingerprint(files['tls.crt'] as string), 45_000);
   });
 });
+
+/** The SHA-256 fingerprint of the certificate served on 127.0.0.1:port, after verifying it against `ca` for HOST. */
+function servedCert(port: number, ca: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const sock = connect({ host: '127.0.0.1', port, servername: HOST, ca }, () => {
+      const raw = sock.getPeerCertificate().raw;
+      sock.end();
+      resolve(new X509Certificate(raw).fingerprint256);
+    });
+    sock.once('error', reject);
+  });
+}
