@@ -10,6 +10,7 @@ import type { AdmissionResult } from '../admission/response.js';
 import type { WebhookRoute } from '../admission/route.js';
 import { resultFromError } from '../admission/route.js';
 import { admissionCaches, staticCache } from '../caches.js';
+import type { Cache } from '../../shared/kube/informer.js';
 import { makeRoutes } from '../handlers/index.js';
 import type { FeatureGate } from '../../shared/config.js';
 import type { KubeDocument } from './documents.js';
@@ -39,18 +40,31 @@ const allGates: Record<FeatureGate, boolean> = {
   SidecarSetPatchPodMetadataDefaultsAllowed: false,
 };
 
+/** A cache that only grows, telling listeners (the gatherers memoise their sorted view) about each addition. */
+function growingCache<T extends KubernetesObject>(): { cache: Cache<T>; add(item: T): void } {
+  const items: T[] = [];
+  const listeners: ((obj: T) => void)[] = [];
+  const base = staticCache(items);
+  return {
+    cache: { ...base, onChange: (fn: (obj: T) => void) => void listeners.push(fn) } as Cache<T>,
+    add(item) {
+      items.push(item);
+      for (const fn of listeners) fn(item);
+    },
+  };
+}
+
 /**
  * Namespaces, Pods and Nodes found anywhere in the input are what the webhook's lookups see; SidecarSets accumulate
  * as they are admitted, like a cluster receiving the documents in order.
  */
 export function offlineAdmission(input: KubeDocument[], opts: { now?: () => Date; random?: () => number } = {}): OfflineAdmission {
-  const sidecarSets: (SidecarSet & KubernetesObject)[] = [];
+  const sidecarSets = growingCache<SidecarSet & KubernetesObject>();
   const namespaces = input.filter((d) => d.kind === 'Namespace') as V1Namespace[];
   const pods = input.filter((d) => d.kind === 'Pod');
   const nodes = input.filter((d) => d.kind === 'Node') as V1Node[];
-  const sidecarSetCache = staticCache(sidecarSets);
   const caches = admissionCaches(
-    { sidecarSets: sidecarSetCache, namespaces: staticCache(namespaces), revisions: staticCache([]), configMaps: staticCache([]) },
+    { sidecarSets: sidecarSets.cache, namespaces: staticCache(namespaces), revisions: staticCache([]), configMaps: staticCache([]) },
     {
       fetchPod: async (ns, name) => pods.find((p) => p.metadata?.name === name && (p.metadata?.namespace ?? 'default') === ns) as never,
       fetchNode: async (name) => nodes.find((n) => n.metadata?.name === name),
@@ -97,7 +111,7 @@ export function offlineAdmission(input: KubeDocument[], opts: { now?: () => Date
           object = fjp.applyPatch(object, ops, false, false).newDocument as KubeDocument;
         }
       }
-      if (doc.kind === 'SidecarSet') sidecarSets.push(object as SidecarSet & KubernetesObject);
+      if (doc.kind === 'SidecarSet') sidecarSets.add(object as SidecarSet & KubernetesObject);
       return { allowed: true, object };
     },
   };

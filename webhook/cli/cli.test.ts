@@ -1,0 +1,75 @@
+// The CLI end to end on the seed's examples, through runCli (same handlers as the webhook).
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+import yaml from 'js-yaml';
+import { runCli } from './main.js';
+
+const examples = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../shared/examples');
+const ex = (f: string) => path.join(examples, f);
+
+async function cli(args: string[], stdin = '') {
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli(args, { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s), stdin: () => stdin });
+  return { code, stdout, stderr };
+}
+
+test('inject gives the seed test-pod its sidecar first, IS_INJECTED, log-volume and OpenKruise hash annotations', async () => {
+  const r = await cli(['inject', '-f', ex('01-sidecarset-demo.yaml'), '-f', ex('02-test-pod.yaml')]);
+  assert.equal(r.code, 0, r.stderr);
+  const pod = yaml.load(r.stdout) as any;
+  assert.deepEqual(pod.spec.containers.map((c: any) => c.name), ['sidecar1', 'app']);
+  const sidecar = pod.spec.containers[0];
+  assert.deepEqual(sidecar.env, [{ name: 'IS_INJECTED', value: 'true' }]);
+  assert.deepEqual(sidecar.volumeMounts, [{ name: 'log-volume', mountPath: '/var/log' }]);
+  assert.deepEqual(pod.spec.volumes, [{ name: 'log-volume', emptyDir: {} }]);
+  const hashes = JSON.parse(pod.metadata.annotations['kruise.io/sidecarset-hash']);
+  assert.deepEqual(Object.keys(hashes), ['scs-demo']);
+  assert.match(hashes['scs-demo'].hash, /^[bcdfghjklmnpqrstvwxz2456789]{64}$/);
+  assert.deepEqual(hashes['scs-demo'].sidecarList, ['sidecar1']);
+  assert.equal(pod.metadata.annotations['kruise.io/sidecarset-injected-list'], 'scs-demo');
+  assert.ok(pod.metadata.annotations['kruise.io/sidecarset-hash-without-image']);
+});
+
+test('inject rewrites the pod template of a Deployment and keeps the Deployment itself', async () => {
+  const r = await cli(['inject', '-o', 'json', '-f', ex('01-sidecarset-demo.yaml'), '-f', ex('05-nginx-deployment.yaml')]);
+  assert.equal(r.code, 0, r.stderr);
+  const d = JSON.parse(r.stdout);
+  assert.equal(d.kind, 'Deployment');
+  assert.deepEqual(d.spec.template.spec.containers.map((c: any) => c.name), ['sidecar1', 'ngx']);
+  assert.equal(d.spec.template.metadata.name, undefined);
+});
+
+test('inject reads standard input and drops documents that are neither pods nor workloads', async () => {
+  const input = 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: lone}\nspec: {containers: [{name: a, image: x}]}\n';
+  const r = await cli(['inject', '-f', '-'], input);
+  assert.equal(r.code, 0);
+  const docs = yaml.loadAll(r.stdout) as any[];
+  assert.equal(docs.length, 1);
+  assert.equal(docs[0].metadata.name, 'lone');
+  assert.deepEqual(docs[0].spec.containers.map((c: any) => c.name), ['a']);
+});
+
+test('unreadable or malformed input exits 1 with a message', async () => {
+  const missing = await cli(['inject', '-f', '/nonexistent/file.yaml']);
+  assert.equal(missing.code, 1);
+  assert.match(missing.stderr, /cannot read \/nonexistent\/file\.yaml: ENOENT/);
+  const bad = await cli(['inject', '-f', '-'], 'kind: [unclosed');
+  assert.equal(bad.code, 1);
+  assert.match(bad.stderr, /not valid YAML or JSON/);
+  const usage = await cli(['frobnicate']);
+  assert.equal(usage.code, 1);
+  assert.match(usage.stderr, /usage:/);
+});
+
+test('validate admits the seed examples and refuses a second SidecarSet injecting the same container', async () => {
+  const clash = 'apiVersion: apps.kruise.io/v1alpha1\nkind: SidecarSet\nmetadata: {name: scs-clash}\nspec:\n  selector: {matchLabels: {app: nginx}}\n  containers: [{name: sidecar1, image: busybox}]\n';
+  const r = await cli(['validate', '-f', ex('01-sidecarset-demo.yaml'), '-f', ex('02-test-pod.yaml'), '-f', '-'], clash);
+  assert.equal(r.code, 1);
+  const lines = r.stdout.trim().split('\n');
+  assert.equal(lines[0], 'allowed SidecarSet/scs-demo');
+  assert.equal(lines[1], 'allowed Pod/test-pod');
+  assert.match(lines[2]!, /^denied SidecarSet\/scs-clash: .*container sidecar1 already exist in scs-demo/);
+});
