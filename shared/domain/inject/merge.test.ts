@@ -96,3 +96,21 @@ test('image pull secrets: pod ones de-duplicated first, then new SidecarSet ones
   p.spec!.imagePullSecrets = pod;
   assert.deepEqual(injectSidecars(p, makeCtx([set])).spec!.imagePullSecrets, [{ name: 'p1' }, { name: 'p2' }, { name: 's1' }, { name: 's2' }]);
 });
+
+test('same-named containers from two SidecarSets are both appended (the apiserver then rejects the pod, as upstream)', () => {
+  const a = sidecarSet1();
+  a.metadata!.name = 'a';
+  a.spec = { selector: a.spec!.selector, containers: [{ name: 'dup', image: 'a' }] };
+  const b = structuredClone(a);
+  b.metadata!.name = 'b';
+  assert.deepEqual(names(injectSidecars(pod1(), makeCtx([a, b])).spec!.containers), ['nginx', 'dup', 'dup']);
+});
+
+test('a manifest copied from an injected pod is processed again: sidecars replaced in place, no duplicates', () => {
+  const once = injectSidecars(pod1(), makeCtx([sidecarSet1()]));
+  const twice = injectSidecars(once, makeCtx([sidecarSet1()]));
+  assert.deepEqual(names(twice.spec!.containers), ['dns-f', 'nginx', 'log-agent']);
+  assert.deepEqual(names(twice.spec!.initContainers), ['init-0', 'init-1', 'init-2']);
+  assert.deepEqual(twice.spec!.volumes, once.spec!.volumes);
+  assert.equal(twice.metadata!.annotations!['kruise.io/sidecarset-injected-list'], 'sidecarset1');
+});
