@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { canonicalQuantity, QuantityParseError } from './quantity.js';
+import { canonicalQuantity, compareQuantityValues, parseQuantityValue, QuantityParseError } from './quantity.js';
 
 // Expected values were taken from Go: resource.ParseQuantity → json.Marshal, and after RoundUp(resource.Milli)
 // (k8s.io/apimachinery v0.30.10).
@@ -62,4 +62,24 @@ test('canonical output is a fixed point of parsing', () => {
     assert.equal(canonicalQuantity(tc.go), tc.go);
     assert.equal(canonicalQuantity(tc.rounded, { roundUpToMilli: true }), tc.rounded);
   }
+});
+
+// Validation (requests ≤ limits, non-negative) compares parsed values rather than canonical strings.
+const comparisons = [
+  { name: 'a gibibyte equals 1024 mebibytes', a: '1Gi', b: '1024Mi', sign: 0 },
+  { name: 'two cores exceed 1500 millicores', a: '2', b: '1500m', sign: 1 },
+  { name: 'a decimal gigabyte is less than a gibibyte', a: '1G', b: '1Gi', sign: -1 },
+  { name: 'an exponent form equals its suffix form', a: '1e3', b: '1k', sign: 0 },
+  { name: 'a JSON number compares like its string', a: 0.5, b: '500m', sign: 0 },
+  { name: 'int64 neighbours stay distinct', a: '9223372036854775807', b: '9223372036854775806', sign: 1 },
+  { name: 'a negative quantity is below zero', a: '-1m', b: '0', sign: -1 },
+];
+for (const tc of comparisons) {
+  test(`compareQuantityValues: ${tc.name}`, () => {
+    assert.equal(compareQuantityValues(parseQuantityValue(tc.a), parseQuantityValue(tc.b)), tc.sign);
+  });
+}
+
+test('parseQuantityValue rejects what canonicalQuantity rejects', () => {
+  for (const tc of invalid) assert.throws(() => parseQuantityValue(tc.input), QuantityParseError);
 });

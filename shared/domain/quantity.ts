@@ -183,3 +183,26 @@ function roundUpToMilli(q: Quantity): Quantity {
   if (q.exactInt64 && q.scale >= -3) return q;
   return { ...roundAwayFromZero(q.unscaled, q.scale, -3), format: q.format, exactInt64: q.exactInt64 };
 }
+
+/** A quantity's exact value, unscaled × 10^scale — what validation compares (e.g. requests ≤ limits). */
+export interface QuantityValue {
+  readonly unscaled: bigint;
+  readonly scale: number;
+}
+
+/**
+ * The exact value Go's resource.ParseQuantity gives `value` (binary suffixes included, so "1Gi" equals "1024Mi").
+ * Throws QuantityParseError where Go would reject it.
+ */
+export function parseQuantityValue(value: string | number): QuantityValue {
+  const { unscaled, scale } = parse(typeof value === 'number' ? String(value) : value);
+  return { unscaled, scale };
+}
+
+/** Sign of a − b, compared exactly in bigints: floats would blur e.g. "9223372036854775807" and "9223372036854775806". */
+export function compareQuantityValues(a: QuantityValue, b: QuantityValue): -1 | 0 | 1 {
+  const scale = Math.min(a.scale, b.scale);
+  const left = a.unscaled * 10n ** BigInt(a.scale - scale);
+  const right = b.unscaled * 10n ** BigInt(b.scale - scale);
+  return left === right ? 0 : left > right ? 1 : -1;
+}

@@ -5,7 +5,7 @@ import type { V1LifecycleHandler, V1Probe } from '@kubernetes/client-node';
 import type { Container, Volume } from '../../api/meta.js';
 import type { Violation } from '../../errors.js';
 import { isDNS1123Label, isEnvVarName } from './names.js';
-import { parseQuantity } from './quantity.js';
+import { compareQuantityValues, parseQuantityValue, QuantityParseError, type QuantityValue } from '../quantity.js';
 
 export interface PodSpecSubset {
   initContainers?: Container[];
@@ -136,17 +136,28 @@ function validateResources(c: Container, f: string, out: Violation[]): void {
     ...Object.entries(requests).map(([n, q]) => [`requests[${n}]`, q] as const),
   ];
   for (const [name, q] of all) {
-    const v = parseQuantity(q);
+    const v = tryParseQuantity(q);
     if (v === undefined) out.push({ field: `${f}.${name}`, type: 'Invalid value', value: q, detail: 'quantities must match the regular expression' });
-    else if (v < 0) out.push({ field: `${f}.${name}`, type: 'Invalid value', value: q, detail: 'must be greater than or equal to 0' });
+    else if (v.unscaled < 0n) out.push({ field: `${f}.${name}`, type: 'Invalid value', value: q, detail: 'must be greater than or equal to 0' });
   }
   for (const [name, req] of Object.entries(requests)) {
     const lim = limits[name];
     if (lim === undefined) continue;
-    const r = parseQuantity(req);
-    const l = parseQuantity(lim);
-    if (r !== undefined && l !== undefined && r > l) {
+    const r = tryParseQuantity(req);
+    const l = tryParseQuantity(lim);
+    if (r !== undefined && l !== undefined && compareQuantityValues(r, l) > 0) {
       out.push({ field: `${f}.requests`, type: 'Invalid value', value: String(req), detail: `must be less than or equal to ${name} limit of ${lim}` });
     }
+  }
+}
+
+/** undefined for anything Go's ParseQuantity would reject; the violation for that is reported by the caller. */
+function tryParseQuantity(q: unknown): QuantityValue | undefined {
+  if (typeof q !== 'string' && typeof q !== 'number') return undefined;
+  try {
+    return parseQuantityValue(q);
+  } catch (err) {
+    if (err instanceof QuantityParseError) return undefined;
+    throw err;
   }
 }
