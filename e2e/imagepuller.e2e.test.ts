@@ -7,7 +7,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { NodeImage, NodeImageStatus } from '../shared/api/node-image.js';
-import { normalizeImageRef } from '../shared/domain/validation/image-reference.js';
+import { normalizeImageRef } from '../shared/domain/image-ref.js';
 import { connectCri, type CriConnection } from '../daemon/cri/grpc-runtime.js';
 import type { PullEvent } from '../daemon/imagepuller/events.js';
 import { ImagePuller } from '../daemon/imagepuller/puller.js';

@@ -1,6 +1,6 @@
 // Running one tag's pull (spec/daemon-and-controllers.md §2.4 "Pull worker lifecycle") and a FIFO pool that bounds
 // how many run at once (--max-workers-for-pull-image). Time comes from an injected clock so tests run instantly.
-import { normalizeImageRef } from '../../shared/domain/validation/image-reference.js';
+import { normalizeImageRef } from '../../shared/domain/image-ref.js';
 import type { AuthConfig, Image, ImageService } from '../cri/runtime.js';
 import { DEADLINE_MESSAGE, toApiTime, type PullTask } from './plan.js';
 import type { ImageTagStatus } from '../../shared/api/node-image.js';

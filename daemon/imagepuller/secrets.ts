@@ -1,7 +1,7 @@
 // Pull credentials from image pull Secrets, matched to a repository the way kubelet's docker keyring does
 // (spec/daemon-and-controllers.md §2.5). Pure: Secrets arrive as plain objects; the caller fetches them.
 // Nothing here logs, and errors never carry a Secret's content.
-import { parseImageReference } from '../../shared/domain/validation/image-reference.js';
+import { parseImageReference } from '../../shared/domain/image-ref.js';
 import type { AuthConfig } from '../cri/runtime.js';
 
 export interface SecretLike {
@@ -125,11 +125,7 @@ export function lookupCredentials(keyring: readonly KeyringEntry[], repository: 
 
 /** The AuthConfigs to try, in order, for a NodeImage image name (`nginx`, `reg.io:5000/app`). Empty → anonymous pull. */
 export function authsForImage(keyring: readonly KeyringEntry[], imageName: string): AuthConfig[] {
-  let repository: string;
-  try {
-    repository = parseImageReference(imageName).repository;
-  } catch {
-    return [];
-  }
-  return lookupCredentials(keyring, repository).map((e) => ({ username: e.username, password: e.password }));
+  const parsed = parseImageReference(imageName);
+  if (!parsed.ok) return [];
+  return lookupCredentials(keyring, parsed.ref.name).map((e) => ({ username: e.username, password: e.password }));
 }

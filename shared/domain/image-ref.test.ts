@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { defaultImagePullPolicy, parseImageReference } from './image-ref.js';
+import { defaultImagePullPolicy, ImageReferenceError, normalizeImageRef, parseImageReference } from './image-ref.js';
 
 const hex = (c: string, n: number) => c.repeat(n);
 
@@ -54,4 +54,28 @@ const policies = [
 ];
 for (const tc of policies) {
   test(`defaultImagePullPolicy for ${tc.name} is ${tc.policy}`, () => assert.equal(defaultImagePullPolicy(tc.image), tc.policy));
+}
+
+// NodeImage keys images by (familiar name, tag-or-digest).
+const normalised = [
+  { name: 'a bare name gets tag latest', ref: 'nginx', want: { name: 'nginx', tag: 'latest' } },
+  { name: 'docker.io/library is dropped', ref: 'docker.io/library/nginx:1.9', want: { name: 'nginx', tag: '1.9' } },
+  { name: 'a docker hub org is kept', ref: 'openkruise/kruise-manager:v1.8.4', want: { name: 'openkruise/kruise-manager', tag: 'v1.8.4' } },
+  { name: 'a registry with port is kept', ref: 'localhost:5000/app:dev', want: { name: 'localhost:5000/app', tag: 'dev' } },
+  { name: 'a digest is used as the tag', ref: `quay.io/org/app@sha256:${'a'.repeat(64)}`, want: { name: 'quay.io/org/app', tag: `sha256:${'a'.repeat(64)}` } },
+];
+for (const tc of normalised) {
+  test(`normalizeImageRef: ${tc.name}`, () => assert.deepEqual(normalizeImageRef(tc.ref), tc.want));
+}
+
+const normaliseRejected = [
+  { name: 'an upper-case repository', ref: 'Nginx:1', msg: /must be lowercase/ },
+  { name: 'a tag with a slash-free colon mess', ref: 'nginx:1:2', msg: /invalid reference format/ },
+  { name: 'an empty string', ref: '', msg: /at least one component/ },
+  { name: 'a malformed digest', ref: 'nginx@sha256:xyz', msg: /invalid reference format/ },
+];
+for (const tc of normaliseRejected) {
+  test(`normalizeImageRef rejects ${tc.name}`, () => {
+    assert.throws(() => normalizeImageRef(tc.ref), (err: unknown) => err instanceof ImageReferenceError && tc.msg.test(err.message));
+  });
 }

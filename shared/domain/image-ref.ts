@@ -96,3 +96,32 @@ export function defaultImagePullPolicy(image: string): 'Always' | 'IfNotPresent'
   const { tag, digest } = parsed.ref;
   return tag === 'latest' || (tag === '' && digest === '') ? 'Always' : 'IfNotPresent';
 }
+
+/** Thrown by normalizeImageRef; `message` is the parser's error text. */
+export class ImageReferenceError extends Error {
+  constructor(readonly image: string, message: string) {
+    super(message);
+    this.name = 'ImageReferenceError';
+  }
+}
+
+/** Docker's familiar form (reference.FamiliarName): "docker.io/library/nginx" → "nginx", "docker.io/org/app" → "org/app". */
+export function familiarImageName(ref: ImageReference): string {
+  if (ref.domain !== 'docker.io') return ref.name;
+  const official = ref.path.startsWith('library/') && !ref.path.slice('library/'.length).includes('/');
+  return official ? ref.path.slice('library/'.length) : ref.path;
+}
+
+/**
+ * (NodeImage key, NodeImage tag) for an image: the familiar name, and its tag — "latest" when untagged, the digest
+ * when there is one (a digest pins the image, so NodeImage tracks it under that). Throws ImageReferenceError.
+ */
+export function normalizeImageRef(image: string): { name: string; tag: string } {
+  // distribution's ErrNameEmpty text; ParseNormalizedNamed itself only says "invalid reference format" for "", and
+  // NodeImage callers have always reported the more useful message.
+  if (image === '') throw new ImageReferenceError(image, 'repository name must have at least one component');
+  const parsed = parseImageReference(image);
+  if (!parsed.ok) throw new ImageReferenceError(image, parsed.error);
+  const { ref } = parsed;
+  return { name: familiarImageName(ref), tag: ref.digest || ref.tag || 'latest' };
+}

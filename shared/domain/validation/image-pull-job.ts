@@ -7,7 +7,7 @@ import {
 } from '../../api/image-pull-job.js';
 import { DefaultImagePullBackoffLimit, DefaultImagePullTimeoutSeconds } from '../../api/node-image.js';
 import type { Violation } from '../../errors.js';
-import { parseImageReference } from './image-reference.js';
+import { parseImageReference } from '../image-ref.js';
 import { labelSelectorConversionError } from './selector-validation.js';
 import { deepEqual } from './sidecarset-conflicts.js';
 
@@ -55,11 +55,8 @@ export function validateImagePullJob(obj: ImagePullJob, old: ImagePullJob | unde
   const parallelism = validateParallelism(spec.parallelism);
   if (parallelism) return invalid('spec.parallelism', spec.parallelism, parallelism);
   if (!spec.image) return [{ field: 'spec.image', type: 'Required value', detail: 'image can not be empty' }];
-  try {
-    parseImageReference(spec.image);
-  } catch (err) {
-    return invalid('spec.image', spec.image, `invalid image ${spec.image}: ${(err as Error).message}`);
-  }
+  const parsed = parseImageReference(spec.image);
+  if (!parsed.ok) return invalid('spec.image', spec.image, `invalid image ${spec.image}: ${parsed.error}`);
   const timeout = spec.pullPolicy?.timeoutSeconds ?? DefaultImagePullTimeoutSeconds;
   const cp = spec.completionPolicy ?? {};
   switch (cp.type) {
