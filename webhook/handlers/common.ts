@@ -3,6 +3,7 @@ import { AdmissionDeniedError, formatViolations, type Violation } from '../../sh
 import type { AdmissionRequest } from '../admission/review.js';
 import { allowed, denied, errored, patched, type AdmissionResult } from '../admission/response.js';
 import { diffToPatch } from '../admission/patch.js';
+import { decodeObject, type Shape } from '../admission/decode-object.js';
 
 export type JsonObject = Record<string, unknown>;
 
@@ -19,6 +20,15 @@ export function requestObject<T>(req: AdmissionRequest): T {
 /** request.oldObject on UPDATE (undefined otherwise or when absent). */
 export function requestOldObject<T>(req: AdmissionRequest): T | undefined {
   return req.operation === 'UPDATE' && isObject(req.oldObject) ? (req.oldObject as T) : undefined;
+}
+
+/**
+ * The typed-decoding step: request.object, and request.oldObject on UPDATE, must have the JSON types the domain code
+ * walks, or the review is refused with 400 naming the fields (as upstream's decoder does) instead of a 500 TypeError.
+ */
+export function decodeRequestObjects(req: AdmissionRequest, shape: Shape, kind: string): void {
+  decodeObject(req.object, shape, kind, 'object');
+  if (req.operation === 'UPDATE') decodeObject(req.oldObject, shape, kind, 'oldObject');
 }
 
 /**

@@ -5,7 +5,8 @@ import type { Pod } from '../../shared/api/meta.js';
 import type { V1Node } from '@kubernetes/client-node';
 import { allowed } from '../admission/response.js';
 import type { WebhookRoute } from '../admission/route.js';
-import { isCreateOrUpdate, mutateByDiff, requestObject, requestOldObject, requireGate } from './common.js';
+import { ContainerRecreateRequestShape } from '../admission/decode-object.js';
+import { decodeRequestObjects, isCreateOrUpdate, mutateByDiff, requestObject, requestOldObject, requireGate } from './common.js';
 
 export interface CrrContext {
   operation: 'CREATE' | 'UPDATE';
@@ -29,6 +30,7 @@ export function mutateContainerRecreateRequestRoute(deps: MutateCrrDeps): Webhoo
     handler: async (req) => {
       requireGate(deps.gates, 'KruiseDaemon');
       if (!isCreateOrUpdate(req)) return allowed();
+      decodeRequestObjects(req, ContainerRecreateRequestShape, 'ContainerRecreateRequest');
       const operation = req.operation as 'CREATE' | 'UPDATE';
       const crr = requestObject<ContainerRecreateRequest>(req);
       const namespace = crr.metadata?.namespace || req.namespace || '';

@@ -3,7 +3,8 @@ import type { ImagePullJob } from '../../shared/api/image-pull-job.js';
 import type { AdmissionRequest } from '../admission/review.js';
 import { allowed } from '../admission/response.js';
 import type { WebhookRoute } from '../admission/route.js';
-import { isCreateOrUpdate, mutateByDiff, requireGate } from './common.js';
+import { ImagePullJobShape } from '../admission/decode-object.js';
+import { decodeRequestObjects, isCreateOrUpdate, mutateByDiff, requireGate } from './common.js';
 
 export function mutateImagePullJobRoute(deps: {
   gates: Readonly<Record<string, boolean>>;
@@ -15,7 +16,9 @@ export function mutateImagePullJobRoute(deps: {
     handler: (req) => {
       requireGate(deps.gates, 'KruiseDaemon');
       requireGate(deps.gates, 'ImagePullJobGate');
-      return isCreateOrUpdate(req) ? mutateByDiff<ImagePullJob>(req, (job) => deps.defaults(job, req.operation)) : allowed();
+      if (!isCreateOrUpdate(req)) return allowed();
+      decodeRequestObjects(req, ImagePullJobShape, 'ImagePullJob');
+      return mutateByDiff<ImagePullJob>(req, (job) => deps.defaults(job, req.operation));
     },
   };
 }

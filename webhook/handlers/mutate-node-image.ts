@@ -2,7 +2,8 @@
 import type { NodeImage } from '../../shared/api/node-image.js';
 import { allowed } from '../admission/response.js';
 import type { WebhookRoute } from '../admission/route.js';
-import { isCreateOrUpdate, mutateByDiff, requireGate } from './common.js';
+import { NodeImageShape } from '../admission/decode-object.js';
+import { decodeRequestObjects, isCreateOrUpdate, mutateByDiff, requireGate } from './common.js';
 
 export function mutateNodeImageRoute(deps: {
   gates: Readonly<Record<string, boolean>>;
@@ -14,7 +15,9 @@ export function mutateNodeImageRoute(deps: {
     name: 'mutate-nodeimage',
     handler: (req) => {
       requireGate(deps.gates, 'KruiseDaemon');
-      return isCreateOrUpdate(req) ? mutateByDiff<NodeImage>(req, (obj) => deps.defaults(obj, deps.now())) : allowed();
+      if (!isCreateOrUpdate(req)) return allowed();
+      decodeRequestObjects(req, NodeImageShape, 'NodeImage');
+      return mutateByDiff<NodeImage>(req, (obj) => deps.defaults(obj, deps.now()));
     },
   };
 }

@@ -3,7 +3,8 @@ import type { Pod } from '../../shared/api/meta.js';
 import type { AdmissionRequest } from '../admission/review.js';
 import { allowed } from '../admission/response.js';
 import type { WebhookRoute } from '../admission/route.js';
-import { mutateByDiff } from './common.js';
+import { PodShape } from '../admission/decode-object.js';
+import { decodeRequestObjects, mutateByDiff } from './common.js';
 
 export interface MutatePodDeps<Ctx> {
   mutate: (pod: Pod, ctx: Ctx) => Pod;
@@ -26,6 +27,7 @@ export function mutatePodRoute<Ctx>(deps: MutatePodDeps<Ctx>): WebhookRoute {
     name: 'mutate-pod',
     handler: (req) => {
       if (podSkipReason(req) !== null) return allowed();
+      decodeRequestObjects(req, PodShape, 'Pod');
       const ctx = deps.context(req);
       return mutateByDiff<Pod>(req, (pod) => deps.mutate(pod, ctx));
     },

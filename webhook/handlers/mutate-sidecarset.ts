@@ -2,12 +2,17 @@
 import type { SidecarSet } from '../../shared/api/sidecarset.js';
 import { allowed } from '../admission/response.js';
 import type { WebhookRoute } from '../admission/route.js';
-import { isCreateOrUpdate, mutateByDiff } from './common.js';
+import { SidecarSetShape } from '../admission/decode-object.js';
+import { decodeRequestObjects, isCreateOrUpdate, mutateByDiff } from './common.js';
 
 export function mutateSidecarSetRoute(deps: { defaults: (s: SidecarSet) => SidecarSet }): WebhookRoute {
   return {
     path: '/mutate-apps-kruise-io-v1alpha1-sidecarset',
     name: 'mutate-sidecarset',
-    handler: (req) => (isCreateOrUpdate(req) ? mutateByDiff<SidecarSet>(req, deps.defaults) : allowed()),
+    handler: (req) => {
+      if (!isCreateOrUpdate(req)) return allowed();
+      decodeRequestObjects(req, SidecarSetShape, 'SidecarSet');
+      return mutateByDiff<SidecarSet>(req, deps.defaults);
+    },
   };
 }

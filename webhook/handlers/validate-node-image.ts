@@ -3,7 +3,8 @@ import type { NodeImage } from '../../shared/api/node-image.js';
 import type { Violation } from '../../shared/errors.js';
 import { allowed } from '../admission/response.js';
 import type { WebhookRoute } from '../admission/route.js';
-import { fromViolations, isCreateOrUpdate, requestObject, requestOldObject, requireGate } from './common.js';
+import { NodeImageShape } from '../admission/decode-object.js';
+import { decodeRequestObjects, fromViolations, isCreateOrUpdate, requestObject, requestOldObject, requireGate } from './common.js';
 
 export function validateNodeImageRoute(deps: {
   gates: Readonly<Record<string, boolean>>;
@@ -15,6 +16,7 @@ export function validateNodeImageRoute(deps: {
     handler: (req) => {
       requireGate(deps.gates, 'KruiseDaemon');
       if (!isCreateOrUpdate(req)) return allowed();
+      decodeRequestObjects(req, NodeImageShape, 'NodeImage');
       return fromViolations(deps.validate(requestObject(req), requestOldObject(req)), 400);
     },
   };

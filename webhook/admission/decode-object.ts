@@ -1,0 +1,212 @@
+// The typed-decoding step upstream gets for free from Go's json.Unmarshal: before a pure domain function walks
+// request.object, check the JSON *types* of the fields it walks, so `containers: 3` is a 400 naming the field instead
+// of a TypeError surfacing as a 500. Semantics (names, ranges, enums) stay with the validators. Unknown fields are
+// never looked at, so they survive into the diff.
+//
+// A tiny hand-written shape checker rather than TypeBox: /mutate-pod is on the hot path, and walking only the
+// declared fields with no allocation on success is cheaper than a compiled union-heavy schema, and it lets the
+// message say "must be an array of objects (got number)" rather than "Expected union value".
+import { AdmissionDeniedError } from '../../shared/errors.js';
+
+export type Shape =
+  | { kind: 'string' | 'number' | 'boolean' | 'intOrString' }
+  | { kind: 'object'; fields: Readonly<Record<string, Shape>> }
+  | { kind: 'array'; of: Shape }
+  | { kind: 'map'; of: Shape };
+
+const str: Shape = { kind: 'string' };
+const num: Shape = { kind: 'number' };
+const bool: Shape = { kind: 'boolean' };
+const intOrString: Shape = { kind: 'intOrString' };
+const obj = (fields: Record<string, Shape> = {}): Shape => ({ kind: 'object', fields });
+const arr = (of: Shape): Shape => ({ kind: 'array', of });
+const map = (of: Shape): Shape => ({ kind: 'map', of });
+
+function describe(s: Shape, plural = false): string {
+  switch (s.kind) {
+    case 'string': return plural ? 'strings' : 'a string';
+    case 'number': return plural ? 'numbers' : 'a number';
+    case 'boolean': return plural ? 'booleans' : 'a boolean';
+    case 'intOrString': return plural ? 'integers or strings' : 'an integer or a string';
+    case 'object': return plural ? 'objects' : 'an object';
+    case 'array': return `${plural ? 'arrays' : 'an array'} of ${describe(s.of, true)}`;
+    case 'map': return `${plural ? 'maps' : 'a map'} of ${describe(s.of, true)}`;
+  }
+}
+
+const jsonType = (v: unknown): string => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+const MAX_PROBLEMS = 3;
+
+/**
+ * Appends "<path>: must be <type> (got <type>)" for each mismatch, stopping after MAX_PROBLEMS. Field values may be
+ * null (Go decodes null as the zero value, and the domain code treats both alike via `??`); array elements and map
+ * values may not, because the domain code dereferences them.
+ */
+function check(v: unknown, s: Shape, path: string, out: string[]): void {
+  let ok: boolean;
+  switch (s.kind) {
+    case 'string': ok = typeof v === 'string'; break;
+    case 'number': ok = typeof v === 'number'; break;
+    case 'boolean': ok = typeof v === 'boolean'; break;
+    case 'intOrString': ok = typeof v === 'string' || Number.isInteger(v); break;
+    case 'object':
+      if (!isObject(v)) { ok = false; break; }
+      for (const key in s.fields) {
+        const child = v[key];
+        if (child === undefined || child === null) continue;
+        check(child, s.fields[key]!, path ? `${path}.${key}` : key, out);
+        if (out.length >= MAX_PROBLEMS) return;
+      }
+      return;
+    case 'array':
+      if (!Array.isArray(v)) { ok = false; break; }
+      for (let i = 0; i < v.length; i++) {
+        check(v[i], s.of, `${path}[${i}]`, out);
+        if (out.length >= MAX_PROBLEMS) return;
+      }
+      return;
+    case 'map':
+      if (!isObject(v)) { ok = false; break; }
+      for (const key in v) {
+        if (!Object.hasOwn(v, key)) continue;
+        check(v[key], s.of, `${path}[${key}]`, out);
+        if (out.length >= MAX_PROBLEMS) return;
+      }
+      return;
+  }
+  if (!ok) out.push(`${path || '<root>'}: must be ${describe(s)} (got ${jsonType(v)})`);
+}
+
+/** The problems of `value` against `shape`, at most MAX_PROBLEMS of them; empty when it conforms. */
+export function shapeProblems(value: unknown, shape: Shape): string[] {
+  const out: string[] = [];
+  check(value, shape, '', out);
+  return out;
+}
+
+// ---- Shapes of the fields the domain code walks. Kept to those fields: everything else passes unchecked. ----
+
+const labelSelector = obj({
+  matchLabels: map(str),
+  matchExpressions: arr(obj({ key: str, operator: str, values: arr(str) })),
+});
+const metadata = obj({ name: str, namespace: str, generateName: str, labels: map(str), annotations: map(str), finalizers: arr(str) });
+const envVar = obj({ name: str, value: str, valueFrom: obj({ fieldRef: obj({ fieldPath: str }) }) });
+const container = obj({
+  name: str,
+  image: str,
+  imagePullPolicy: str,
+  command: arr(str),
+  args: arr(str),
+  env: arr(envVar),
+  envFrom: arr(obj()),
+  volumeMounts: arr(obj({ name: str, mountPath: str, subPath: str, subPathExpr: str })),
+  volumeDevices: arr(obj({ name: str, devicePath: str })),
+  ports: arr(obj({ name: str, containerPort: num, hostPort: num, protocol: str })),
+  resources: obj({ limits: map(intOrString), requests: map(intOrString) }),
+  lifecycle: obj({ postStart: obj(), preStop: obj() }),
+  livenessProbe: obj(),
+  readinessProbe: obj(),
+  startupProbe: obj(),
+  restartPolicy: str,
+});
+const volume = obj({ name: str });
+const localObjectRefs = arr(obj({ name: str }));
+const podSpec = obj({
+  containers: arr(container),
+  initContainers: arr(container),
+  volumes: arr(volume),
+  imagePullSecrets: localObjectRefs,
+  nodeName: str,
+});
+
+export const PodShape: Shape = obj({ metadata, spec: podSpec });
+
+const sidecarContainer = obj({
+  ...(container as { fields: Record<string, Shape> }).fields,
+  podInjectPolicy: str,
+  shareVolumePolicy: obj({ type: str }),
+  shareVolumeDevicePolicy: obj({ type: str }),
+  transferEnv: arr(obj({ sourceContainerName: str, sourceContainerNameFrom: obj(), envName: str, envNames: arr(str) })),
+  upgradeStrategy: obj({ upgradeType: str, hotUpgradeEmptyImage: str }),
+  resourcesPolicy: obj(),
+});
+
+export const SidecarSetShape: Shape = obj({
+  metadata,
+  spec: obj({
+    selector: labelSelector,
+    namespace: str,
+    namespaceSelector: labelSelector,
+    containers: arr(sidecarContainer),
+    initContainers: arr(sidecarContainer),
+    volumes: arr(volume),
+    imagePullSecrets: localObjectRefs,
+    updateStrategy: obj({ type: str, paused: bool, partition: intOrString, maxUnavailable: intOrString, selector: labelSelector, scatterStrategy: arr(obj({ key: str, value: str })), priorityStrategy: obj() }),
+    injectionStrategy: obj({ paused: bool, revision: obj({ revisionName: str, customVersion: str, policy: str }) }),
+    patchPodMetadata: arr(obj({ annotations: map(str), labels: map(str), patchPolicy: str })),
+    revisionHistoryLimit: num,
+  }),
+});
+
+const pullPolicy = obj({ timeoutSeconds: num, backoffLimit: num, ttlSecondsAfterFinished: num, activeDeadlineSeconds: num });
+const sandboxConfig = obj({ labels: map(str), annotations: map(str) });
+
+export const ImagePullJobShape: Shape = obj({
+  metadata,
+  spec: obj({
+    image: str,
+    pullSecrets: arr(str),
+    selector: obj({ ...(labelSelector as { fields: Record<string, Shape> }).fields, names: arr(str) }),
+    podSelector: labelSelector,
+    parallelism: intOrString,
+    pullPolicy,
+    completionPolicy: obj({ type: str, activeDeadlineSeconds: num, ttlSecondsAfterFinished: num }),
+    sandboxConfig,
+    imagePullPolicy: str,
+  }),
+});
+
+const tagSpec = obj({ tag: str, createdAt: str, pullPolicy, ownerReferences: arr(obj()), version: num, imagePullPolicy: str });
+const tagStatus = obj({ tag: str, phase: str });
+
+export const NodeImageShape: Shape = obj({
+  metadata,
+  spec: obj({ images: map(obj({ pullSecrets: arr(obj({ name: str, namespace: str })), tags: arr(tagSpec), sandboxConfig })) }),
+  status: obj({ imageStatuses: map(obj({ tags: arr(tagStatus) })) }),
+});
+
+export const ContainerRecreateRequestShape: Shape = obj({
+  metadata,
+  spec: obj({
+    podName: str,
+    containers: arr(obj({ name: str, preStop: obj(), ports: arr(obj()), statusContext: obj({ containerID: str, restartCount: num }) })),
+    strategy: obj({ failurePolicy: str, orderedRecreate: bool, forceRecreate: bool, terminationGracePeriodSeconds: num, unreadyGracePeriodSeconds: num, minStartedSeconds: num }),
+    activeDeadlineSeconds: num,
+    ttlSecondsAfterFinished: num,
+  }),
+});
+
+const namespaceList = obj({ list: arr(obj({ name: str })) });
+
+export const ResourceDistributionShape: Shape = obj({
+  metadata,
+  spec: obj({
+    resource: obj({ apiVersion: str, kind: str, metadata: obj({ name: str, namespace: str }) }),
+    targets: obj({ allNamespaces: bool, excludedNamespaces: namespaceList, includedNamespaces: namespaceList, namespaceLabelSelector: labelSelector }),
+  }),
+});
+
+/**
+ * Throws AdmissionDeniedError(400) naming the first few wrong-typed fields of `value`; `which` says whether it was
+ * request.object or request.oldObject. Absent values pass (the handlers decide what absence means).
+ */
+export function decodeObject<T>(value: unknown, shape: Shape, kind: string, which: 'object' | 'oldObject' = 'object'): T {
+  if (value === undefined || value === null) return value as T;
+  if (!isObject(value)) throw new AdmissionDeniedError(`request.${which} must be a JSON object (got ${jsonType(value)})`, 400);
+  const problems = shapeProblems(value, shape);
+  if (problems.length > 0) throw new AdmissionDeniedError(`request.${which} is not a valid ${kind}: ${problems.join('; ')}`, 400);
+  return value as T;
+}
