@@ -3,7 +3,7 @@
 import type { LabelSelector } from '../../api/meta.js';
 import type { SidecarSet } from '../../api/sidecarset.js';
 import type { Violation } from '../../errors.js';
-import { selectorMatches } from './match-selector.js';
+import { matchesLabelSelector } from '../label-selector.js';
 import { labelSelectorConversionError, validateLabelName } from './selector-validation.js';
 
 export const PatchMetadataWhitelistConfigMap = 'kruise-configuration';
@@ -38,7 +38,8 @@ export function patchMetadataWhitelistError(obj: SidecarSet, raw: string | undef
     if (rule.selector) {
       const convErr = labelSelectorConversionError(rule.selector);
       if (convErr) return convErr;
-      if (!selectorMatches(rule.selector, labels)) continue;
+      // Cannot throw LabelSelectorError: the conversion check above already refused everything it would.
+      if (!matchesLabelSelector(rule.selector, labels)) continue;
     }
     for (const expr of rule.allowedAnnotationKeyExprs ?? []) {
       try {

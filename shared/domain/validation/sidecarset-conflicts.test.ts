@@ -92,6 +92,7 @@ describe('namespace overlap rules (spec/webhooks.md §3.1)', () => {
     { name: 'rule 3: origin namespace matching the other\'s selector overlaps', origin: { namespace: 'web' }, other: { namespaceSelector: { matchLabels: { team: 'web' } } }, overlap: true },
     { name: 'rule 3: origin namespace not matching the other\'s selector does not overlap', origin: { namespace: 'web' }, other: { namespaceSelector: { matchLabels: { team: 'db' } } }, overlap: false },
     { name: 'rule 3: a namespace that does not exist does not overlap', origin: { namespace: 'ghost' }, other: { namespaceSelector: {} }, overlap: false },
+    { name: 'rule 3: an other selector Kubernetes cannot build (unknown operator) matches no namespace', origin: { namespace: 'web' }, other: { namespaceSelector: { matchExpressions: [{ key: 'team', operator: 'Near', values: ['web'] }] } }, overlap: false },
     { name: 'rule 4 (upstream quirk): other namespace + origin selector is never checked', origin: { namespaceSelector: { matchLabels: { team: 'web' } } }, other: { namespace: 'web' }, overlap: false },
     { name: 'rule 5: cluster-wide sets overlap', origin: {}, other: {}, overlap: true },
   ];

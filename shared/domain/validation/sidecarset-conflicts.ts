@@ -4,7 +4,7 @@
 import type { LabelSelector } from '../../api/meta.js';
 import type { SidecarSet } from '../../api/sidecarset.js';
 import type { Violation } from '../../errors.js';
-import { selectorMatches } from './match-selector.js';
+import { LabelSelectorError, matchesLabelSelector } from '../label-selector.js';
 
 export type NamespaceLabels = (name: string) => Record<string, string> | undefined;
 
@@ -48,6 +48,20 @@ function isDisjoint(a: LabelSelector | undefined, b: LabelSelector | undefined):
   return false;
 }
 
+/**
+ * An already-stored SidecarSet may carry a selector Kubernetes could not build (it predates validation, or was
+ * written around the webhook); like a failed LabelSelectorAsSelector upstream, that selector matches no namespace,
+ * so it raises no conflict instead of failing the admission of an unrelated SidecarSet.
+ */
+function namespaceSelectorMatches(selector: LabelSelector, labels: Record<string, string>): boolean {
+  try {
+    return matchesLabelSelector(selector, labels);
+  } catch (err) {
+    if (err instanceof LabelSelectorError) return false;
+    throw err;
+  }
+}
+
 /** Whether origin (the object being admitted) and other can both apply to some namespace. */
 export function isNamespaceOverlapping(origin: SidecarSet, other: SidecarSet, namespaceLabels: NamespaceLabels): boolean {
   const o = origin.spec ?? {};
@@ -56,7 +70,7 @@ export function isNamespaceOverlapping(origin: SidecarSet, other: SidecarSet, na
   if (o.namespaceSelector && t.namespaceSelector && !isSelectorOverlapping(o.namespaceSelector, t.namespaceSelector)) return false;
   if (o.namespace && t.namespaceSelector) {
     const labels = namespaceLabels(o.namespace);
-    if (!labels || !selectorMatches(t.namespaceSelector, labels)) return false;
+    if (!labels || !namespaceSelectorMatches(t.namespaceSelector, labels)) return false;
   }
   // Upstream evaluates this pair against the *other* SidecarSet's namespaceSelector, which is nil here, so such
   // pairs are never conflict-checked. Reproduced on purpose (spec/webhooks.md §3.1 rule 4).
