@@ -1,6 +1,7 @@
 // Container launch priority, the /mutate-pod step after SidecarSet injection (spec/webhooks.md §4.1).
 import type { Container, Pod } from '../api/meta.js';
 import { AdmissionDeniedError } from '../errors.js';
+import { cloneJson } from './inject/clone.js';
 
 export const ContainerLaunchPriorityAnnotation = 'apps.kruise.io/container-launch-priority';
 export const ContainerLaunchOrdered = 'Ordered';
@@ -56,7 +57,11 @@ function envPriorities(containers: Container[]): bigint[] | null {
  * name depends on it. Pods with a single container are left alone. Returns a new pod.
  */
 export function applyLaunchPriority(input: Pod, ctx: { random: () => number }): Pod {
-  const pod = structuredClone(input);
+  return applyLaunchPriorityTo(cloneJson(input), ctx);
+}
+
+/** applyLaunchPriority on a pod the caller owns (modified and returned). */
+export function applyLaunchPriorityTo(pod: Pod, ctx: { random: () => number }): Pod {
   const containers = pod.spec?.containers ?? [];
   if (containers.length === 1) return pod;
   const priorities =

@@ -2,8 +2,9 @@
 // injection, then container launch priority (which must see the injected sidecars).
 import type { Pod } from '../api/meta.js';
 import { KRUISE_GROUP } from '../api/meta.js';
-import { injectSidecars, type InjectionContext } from './inject/index.js';
-import { applyLaunchPriority } from './launch-priority.js';
+import { cloneJson } from './inject/clone.js';
+import { injectSidecarsInto, type InjectionContext } from './inject/index.js';
+import { applyLaunchPriorityTo } from './launch-priority.js';
 
 export const KruisePodReadyConditionType = 'KruisePodReady';
 
@@ -17,7 +18,11 @@ export function isOwnedByKruise(pod: Pod): boolean {
 
 /** Appends the KruisePodReady readiness gate to kruise-owned pods that lack it (feature gate KruisePodReadinessGate off). */
 export function addKruiseReadinessGate(input: Pod): Pod {
-  const pod = structuredClone(input);
+  return addKruiseReadinessGateTo(cloneJson(input));
+}
+
+/** addKruiseReadinessGate on a pod the caller owns (modified and returned). */
+function addKruiseReadinessGateTo(pod: Pod): Pod {
   if (!isOwnedByKruise(pod)) return pod;
   const spec = (pod.spec ??= { containers: [] });
   if (!(spec.readinessGates ?? []).some((g) => g.conditionType === KruisePodReadyConditionType)) {
@@ -28,6 +33,8 @@ export function addKruiseReadinessGate(input: Pod): Pod {
 
 /** The CREATE-time pod mutations in upstream order; UPDATE returns an unchanged copy. Never modifies `pod`. */
 export function mutatePodOnCreate(pod: Pod, ctx: InjectionContext): Pod {
-  if (ctx.operation !== 'CREATE') return structuredClone(pod);
-  return applyLaunchPriority(injectSidecars(addKruiseReadinessGate(pod), ctx), ctx);
+  // One copy for the whole pipeline: each step works on it in place instead of cloning the pod again.
+  const copy = cloneJson(pod);
+  if (ctx.operation !== 'CREATE') return copy;
+  return applyLaunchPriorityTo(injectSidecarsInto(addKruiseReadinessGateTo(copy), ctx), ctx);
 }

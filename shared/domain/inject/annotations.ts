@@ -1,7 +1,17 @@
 // Pod annotation value formats written by injection (spec/webhooks.md §2.9), byte-compatible with Go's json.Marshal of
 // map[string]sidecarcontrol.SidecarSetUpgradeSpec and map[string]string.
 import { AdmissionDeniedError } from '../../errors.js';
-import { goString } from '../go-json.js';
+import { goString as goStringSlow } from '../go-json.js';
+
+/** Whether Go's encoder writes `s` unchanged between quotes (nothing escaped or replaced): true for hashes and names. */
+function isPlain(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x20 || c === 0x22 || c === 0x5c || c === 0x3c || c === 0x3e || c === 0x26 || c === 0x2028 || c === 0x2029 || (c >= 0xd800 && c <= 0xdfff)) return false;
+  }
+  return true;
+}
+const goString = (s: string) => (isPlain(s) ? `"${s}"` : goStringSlow(s));
 
 /** One entry of `kruise.io/sidecarset-hash` / `…-hash-without-image`. Field order = Go declaration order. */
 export interface UpgradeSpec {
@@ -16,8 +26,23 @@ export interface UpgradeSpec {
 
 export type UpgradeSpecMap = Map<string, UpgradeSpec>;
 
-/** Go sorts map keys by UTF-8 bytes. */
-export const byteOrder = (a: string, b: string) => Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+/**
+ * Go sorts map keys by UTF-8 bytes. Below U+D800 UTF-16 code units order like UTF-8 bytes, so the common case compares
+ * units directly; surrogates (and the lone ones Buffer turns into U+FFFD) take the exact byte comparison.
+ */
+export function byteOrder(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x === y) continue;
+    if (x < 0xd800 && y < 0xd800) return x < y ? -1 : 1;
+    return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+  }
+  if (a.length === b.length) return 0;
+  if (n > 0 && a.charCodeAt(n - 1) >= 0xd800) return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+  return a.length < b.length ? -1 : 1;
+}
 
 /** metav1.Time as JSON: RFC 3339 in UTC with whole seconds. */
 export function formatTimestamp(d: Date): string {

@@ -11,6 +11,7 @@ import {
 import { byteOrder, formatTimestamp, formatUpgradeSpecMap, parseStringMap, parseUpgradeSpecMap } from './annotations.js';
 import { hotUpgradePair, isHotUpgrade } from './hot-upgrade.js';
 import { mergeEnvs, mergeMounts, sharedMountsAndEnvs, transferEnvs } from './share.js';
+import { cloneJson } from './clone.js';
 
 export interface BuiltSidecars {
   initContainers: SidecarContainer[];
@@ -26,13 +27,13 @@ const isNativeSidecar = (c: Container) => c.restartPolicy === 'Always';
 
 /** Mounts, IS_INJECTED and transferred envs on a copy of `source`; queues the SidecarSet volumes its own mounts use. */
 function decorate(source: SidecarContainer, pod: Pod, volumesByName: Map<string, Volume>, volumes: Volume[]): SidecarContainer {
-  const c = structuredClone(source);
+  const c = cloneJson(source);
   const shared = sharedMountsAndEnvs(c, pod);
   const extraEnvs = mergeEnvs(transferEnvs(c, pod), shared.envs);
   for (const m of c.volumeMounts ?? []) {
     // v1.8 dereferences the volume unchecked (validation guarantees it); skipping a missing one is HEAD's behaviour.
     const v = volumesByName.get(m.name);
-    if (v) volumes.push(structuredClone(v));
+    if (v) volumes.push(cloneJson(v));
   }
   const mounts = mergeMounts(c.volumeMounts ?? [], shared.mounts);
   if (mounts.length > 0) c.volumeMounts = mounts;
@@ -71,7 +72,7 @@ export function buildSidecars(sets: SidecarSet[], pod: Pod, now: Date, podRef: s
         Object.assign(out.annotations, pair.annotations);
       } else out.initContainers.push(c);
     }
-    out.imagePullSecrets.push(...structuredClone(spec.imagePullSecrets ?? []));
+    out.imagePullSecrets.push(...cloneJson(spec.imagePullSecrets ?? []));
 
     for (const sidecar of spec.containers ?? []) {
       sidecarList.add(sidecar.name);

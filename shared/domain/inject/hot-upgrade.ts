@@ -9,6 +9,7 @@ import {
   SidecarSetWorkingHotUpgradeContainer,
 } from '../../api/sidecarset.js';
 import { formatStringMap } from './annotations.js';
+import { cloneJson } from './clone.js';
 
 export const isHotUpgrade = (c: SidecarContainer) => c.upgradeStrategy?.upgradeType === 'HotUpgrade';
 
@@ -25,8 +26,8 @@ function versionEnvs(name: string): NonNullable<Container['env']> {
  * is updated in place so the annotation written last carries every pair.
  */
 export function hotUpgradePair(c: SidecarContainer, workInfo: Record<string, string>): { containers: SidecarContainer[]; annotations: Record<string, string> } {
-  const working: SidecarContainer = { ...structuredClone(c), name: `${c.name}-1` };
-  const idle: SidecarContainer = { ...structuredClone(c), name: `${c.name}-2`, image: c.upgradeStrategy?.hotUpgradeEmptyImage ?? '' };
+  const working: SidecarContainer = { ...cloneJson(c), name: `${c.name}-1` };
+  const idle: SidecarContainer = { ...cloneJson(c), name: `${c.name}-2`, image: c.upgradeStrategy?.hotUpgradeEmptyImage ?? '' };
   for (const copy of [working, idle]) copy.env = [...(copy.env ?? []), ...versionEnvs(copy.name)];
   workInfo[c.name] = working.name;
   return {

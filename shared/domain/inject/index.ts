@@ -3,6 +3,7 @@ import type { Pod } from '../../api/meta.js';
 import type { SidecarSet } from '../../api/sidecarset.js';
 import { byteOrder } from './annotations.js';
 import { buildSidecars } from './build-sidecars.js';
+import { cloneJson } from './clone.js';
 import type { InjectionContext } from './context.js';
 import { sidecarSetSkipReason } from './match.js';
 import { mergeByName, mergeContainers, mergeSecrets, sortByName } from './merge.js';
@@ -21,9 +22,19 @@ function podSkipReason(pod: Pod, ctx: InjectionContext): string | null {
   return null;
 }
 
+const setName = (s: SidecarSet) => s.metadata?.name ?? '';
+
+/** The SidecarSets in byte order of name; the caches already hand them sorted, so a linear check usually suffices. */
+function sortedByName(sets: SidecarSet[]): SidecarSet[] {
+  for (let i = 1; i < sets.length; i++) {
+    if (byteOrder(setName(sets[i - 1]!), setName(sets[i]!)) > 0) return [...sets].sort((a, b) => byteOrder(setName(a), setName(b)));
+  }
+  return sets;
+}
+
 /** SidecarSets that apply to the pod, sorted by name (upstream: informer order), each at the revision to inject. */
 export function matchedSidecarSets(pod: Pod, podNamespace: string, ctx: InjectionContext): SidecarSet[] {
-  const sorted = [...ctx.sidecarSets].sort((a, b) => byteOrder(a.metadata?.name ?? '', b.metadata?.name ?? ''));
+  const sorted = sortedByName(ctx.sidecarSets);
   return sorted.filter((s) => sidecarSetSkipReason(s, pod, podNamespace, ctx.namespaceLabels) === null).map((s) => chooseRevision(s, pod, ctx));
 }
 
@@ -33,7 +44,11 @@ export function matchedSidecarSets(pod: Pod, podNamespace: string, ctx: Injectio
  * invalid selectors or partition, missing ControllerRevision, unparseable hash annotations, invalid merge-patch JSON.
  */
 export function injectSidecars(input: Pod, ctx: InjectionContext): Pod {
-  const pod = structuredClone(input);
+  return injectSidecarsInto(cloneJson(input), ctx);
+}
+
+/** injectSidecars on a pod the caller owns: modified in place and returned. */
+export function injectSidecarsInto(pod: Pod, ctx: InjectionContext): Pod {
   if (podSkipReason(pod, ctx) !== null) return pod;
   const podNamespace = pod.metadata?.namespace || ctx.requestNamespace || 'default';
   const podRef = `${podNamespace}/${pod.metadata?.name || pod.metadata?.generateName || ''}`;

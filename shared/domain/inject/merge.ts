@@ -1,6 +1,7 @@
 // Merging built sidecars into the pod spec (spec/webhooks.md §2.6). All functions return new arrays.
 import type { Container, LocalObjectReference } from '../../api/meta.js';
 import type { SidecarContainer } from '../../api/sidecarset.js';
+import { byteOrder } from './annotations.js';
 
 /** kruise's extension fields, dropped from what goes into the pod (the injected object is the corev1.Container part). */
 const EXTENSION_FIELDS = ['podInjectPolicy', 'upgradeStrategy', 'shareVolumePolicy', 'shareVolumeDevicePolicy', 'transferEnv', 'resourcesPolicy'] as const;
@@ -32,7 +33,7 @@ export function mergeContainers(pod: Container[], sidecars: SidecarContainer[]):
 
 /** Stable sort by name (bytewise, as Go compares strings), used for init containers across SidecarSets. */
 export function sortByName<T extends { name: string }>(items: T[]): T[] {
-  return [...items].sort((a, b) => Buffer.compare(Buffer.from(a.name), Buffer.from(b.name)));
+  return [...items].sort((a, b) => byteOrder(a.name, b.name));
 }
 
 /** The pod's items, then `extra` items whose name is not present yet: the pod wins, then the first SidecarSet. */

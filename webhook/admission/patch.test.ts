@@ -1,0 +1,46 @@
+// diffToPatch: applying the patch to the original must give exactly the mutated object, whatever changed.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fjp from 'fast-json-patch';
+import { diffToPatch } from './patch.js';
+
+function applied(original: unknown, patch: string | undefined): unknown {
+  if (patch === undefined) return original;
+  const ops = JSON.parse(Buffer.from(patch, 'base64').toString('utf8')) as fjp.Operation[];
+  return fjp.applyPatch(structuredClone(original), ops, true).newDocument;
+}
+
+const pod = () => ({
+  metadata: { name: 'p', labels: { app: 'web' }, annotations: { 'a/b~c': '1' } },
+  spec: { containers: [{ name: 'app', image: 'a:1', env: [{ name: 'TZ', value: 'UTC' }] }], volumes: [{ name: 'data', emptyDir: {} }] },
+});
+
+const cases: { name: string; mutate: (p: any) => void; maxOps?: number }[] = [
+  { name: 'an unchanged object gives no patch', mutate: () => {}, maxOps: 0 },
+  { name: 'a new annotation is added under a key needing ~ and / escapes', mutate: (p) => (p.metadata.annotations['x/y~z'] = 'v') },
+  { name: 'a removed label and a changed label value', mutate: (p) => { p.metadata.labels = { tier: 'fe' }; } },
+  { name: 'sidecars inserted before and after the app container replace the array in one op', mutate: (p) => {
+    p.spec.containers = [{ name: 's1', image: 's' }, ...p.spec.containers, ...Array.from({ length: 10 }, (_, i) => ({ name: `s${i + 2}`, image: 's' }))];
+  }, maxOps: 1 },
+  { name: 'an env appended inside a container of an unchanged-length array', mutate: (p) => p.spec.containers[0].env.push({ name: 'X', value: '1' }) },
+  { name: 'a container replaced in place by a same-named sidecar', mutate: (p) => (p.spec.containers[0] = { name: 'app', image: 'sidecar:2', ports: [] }) },
+  { name: 'a shrunk array', mutate: (p) => (p.spec.volumes = []) },
+  { name: 'a missing object created (spec.initContainers)', mutate: (p) => (p.spec.initContainers = [{ name: 'init', image: 'i' }]) },
+  { name: 'a value changing type from object to array and from string to null', mutate: (p) => { p.spec.volumes[0].emptyDir = []; p.metadata.name = null; } },
+  { name: 'a member set to undefined counts as removed, as in the JSON the apiserver sees', mutate: (p) => (p.metadata.labels = undefined) },
+  { name: 'a readiness gate and a generated name added together', mutate: (p) => { p.spec.readinessGates = [{ conditionType: 'KruisePodReady' }]; p.metadata.generateName = 'web-'; } },
+];
+
+for (const tc of cases) {
+  test(tc.name, () => {
+    const original = pod();
+    const mutated = structuredClone(original);
+    tc.mutate(mutated);
+    const before = structuredClone(original);
+    const r = diffToPatch(original, mutated);
+    assert.deepEqual(original, before, 'original untouched');
+    assert.deepEqual(applied(original, r.patch), JSON.parse(JSON.stringify(mutated)));
+    if (tc.maxOps !== undefined) assert.ok(r.ops <= tc.maxOps, `${r.ops} ops`);
+    assert.equal(r.patch === undefined, r.ops === 0);
+  });
+}
