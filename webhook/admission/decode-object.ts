@@ -6,10 +6,13 @@
 // A tiny hand-written shape checker rather than TypeBox: /mutate-pod is on the hot path, and walking only the
 // declared fields with no allocation on success is cheaper than a compiled union-heavy schema, and it lets the
 // message say "must be an array of objects (got number)" rather than "Expected union value".
+import { GoJsonTypeError, goJson } from '../../shared/domain/go-json.js';
+import { QuantityParseError } from '../../shared/domain/quantity.js';
+import { sidecarContainerSchema } from '../../shared/domain/sidecarset-hash.js';
 import { AdmissionDeniedError } from '../../shared/errors.js';
 
 export type Shape =
-  | { kind: 'string' | 'number' | 'boolean' | 'intOrString' }
+  | { kind: 'string' | 'number' | 'boolean' | 'intOrString' | 'quantity' }
   | { kind: 'object'; fields: Readonly<Record<string, Shape>> }
   | { kind: 'array'; of: Shape }
   | { kind: 'map'; of: Shape };
@@ -18,6 +21,7 @@ const str: Shape = { kind: 'string' };
 const num: Shape = { kind: 'number' };
 const bool: Shape = { kind: 'boolean' };
 const intOrString: Shape = { kind: 'intOrString' };
+const quantity: Shape = { kind: 'quantity' };
 const obj = (fields: Record<string, Shape> = {}): Shape => ({ kind: 'object', fields });
 const arr = (of: Shape): Shape => ({ kind: 'array', of });
 const map = (of: Shape): Shape => ({ kind: 'map', of });
@@ -28,6 +32,7 @@ function describe(s: Shape, plural = false): string {
     case 'number': return plural ? 'numbers' : 'a number';
     case 'boolean': return plural ? 'booleans' : 'a boolean';
     case 'intOrString': return plural ? 'integers or strings' : 'an integer or a string';
+    case 'quantity': return plural ? 'quantities (strings or numbers)' : 'a quantity (a string or a number)';
     case 'object': return plural ? 'objects' : 'an object';
     case 'array': return `${plural ? 'arrays' : 'an array'} of ${describe(s.of, true)}`;
     case 'map': return `${plural ? 'maps' : 'a map'} of ${describe(s.of, true)}`;
@@ -51,6 +56,7 @@ function check(v: unknown, s: Shape, path: string, out: string[]): void {
     case 'number': ok = typeof v === 'number'; break;
     case 'boolean': ok = typeof v === 'boolean'; break;
     case 'intOrString': ok = typeof v === 'string' || Number.isInteger(v); break;
+    case 'quantity': ok = typeof v === 'string' || typeof v === 'number'; break;
     case 'object':
       if (!isObject(v)) { ok = false; break; }
       for (const key in s.fields) {
@@ -105,7 +111,7 @@ const container = obj({
   volumeMounts: arr(obj({ name: str, mountPath: str, subPath: str, subPathExpr: str })),
   volumeDevices: arr(obj({ name: str, devicePath: str })),
   ports: arr(obj({ name: str, containerPort: num, hostPort: num, protocol: str })),
-  resources: obj({ limits: map(intOrString), requests: map(intOrString) }),
+  resources: obj({ limits: map(quantity), requests: map(quantity) }),
   lifecycle: obj({ postStart: obj(), preStop: obj() }),
   livenessProbe: obj(),
   readinessProbe: obj(),
@@ -199,14 +205,50 @@ export const ResourceDistributionShape: Shape = obj({
   }),
 });
 
+/** One kind's decode step: the shape check, then (off the hot path only) a deeper check of its own. */
+export interface ObjectDecoder {
+  kind: string;
+  shape: Shape;
+  /** Further problems, run only once the shape conforms. */
+  deep?: (value: Record<string, unknown>) => string[];
+}
+
+/**
+ * SidecarSet defaulting round-trips every container through Go's decoder emulation (shared/domain/go-json.ts), which
+ * knows all of corev1.Container; running it here turns e.g. `securityContext: 3` or a bad quantity into a 400 up
+ * front. Not done for pods: they come typed from the apiserver and sit on the hot path.
+ */
+function sidecarContainerProblems(value: Record<string, unknown>): string[] {
+  const spec = value.spec as Record<string, unknown> | null | undefined;
+  const out: string[] = [];
+  for (const key of ['containers', 'initContainers']) {
+    try {
+      goJson(spec?.[key], '[]SidecarContainer', sidecarContainerSchema);
+    } catch (err) {
+      if (err instanceof GoJsonTypeError) out.push(`spec.${key}${err.path}: ${err.message.replace(/ at \S*$/, '')}`);
+      else if (err instanceof QuantityParseError) out.push(`spec.${key}: quantity ${JSON.stringify(err.input)}: ${err.message}`);
+      else throw err;
+    }
+  }
+  return out;
+}
+
+export const PodDecoder: ObjectDecoder = { kind: 'Pod', shape: PodShape };
+export const SidecarSetDecoder: ObjectDecoder = { kind: 'SidecarSet', shape: SidecarSetShape, deep: sidecarContainerProblems };
+export const ImagePullJobDecoder: ObjectDecoder = { kind: 'ImagePullJob', shape: ImagePullJobShape };
+export const NodeImageDecoder: ObjectDecoder = { kind: 'NodeImage', shape: NodeImageShape };
+export const ContainerRecreateRequestDecoder: ObjectDecoder = { kind: 'ContainerRecreateRequest', shape: ContainerRecreateRequestShape };
+export const ResourceDistributionDecoder: ObjectDecoder = { kind: 'ResourceDistribution', shape: ResourceDistributionShape };
+
 /**
  * Throws AdmissionDeniedError(400) naming the first few wrong-typed fields of `value`; `which` says whether it was
  * request.object or request.oldObject. Absent values pass (the handlers decide what absence means).
  */
-export function decodeObject<T>(value: unknown, shape: Shape, kind: string, which: 'object' | 'oldObject' = 'object'): T {
+export function decodeObject<T>(value: unknown, decoder: ObjectDecoder, which: 'object' | 'oldObject' = 'object'): T {
   if (value === undefined || value === null) return value as T;
   if (!isObject(value)) throw new AdmissionDeniedError(`request.${which} must be a JSON object (got ${jsonType(value)})`, 400);
-  const problems = shapeProblems(value, shape);
-  if (problems.length > 0) throw new AdmissionDeniedError(`request.${which} is not a valid ${kind}: ${problems.join('; ')}`, 400);
+  let problems = shapeProblems(value, decoder.shape);
+  if (problems.length === 0 && decoder.deep) problems = decoder.deep(value);
+  if (problems.length > 0) throw new AdmissionDeniedError(`request.${which} is not a valid ${decoder.kind}: ${problems.join('; ')}`, 400);
   return value as T;
 }

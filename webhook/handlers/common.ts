@@ -3,7 +3,7 @@ import { AdmissionDeniedError, formatViolations, type Violation } from '../../sh
 import type { AdmissionRequest } from '../admission/review.js';
 import { allowed, denied, errored, patched, type AdmissionResult } from '../admission/response.js';
 import { diffToPatch } from '../admission/patch.js';
-import { decodeObject, type Shape } from '../admission/decode-object.js';
+import { decodeObject, type ObjectDecoder } from '../admission/decode-object.js';
 
 export type JsonObject = Record<string, unknown>;
 
@@ -26,9 +26,9 @@ export function requestOldObject<T>(req: AdmissionRequest): T | undefined {
  * The typed-decoding step: request.object, and request.oldObject on UPDATE, must have the JSON types the domain code
  * walks, or the review is refused with 400 naming the fields (as upstream's decoder does) instead of a 500 TypeError.
  */
-export function decodeRequestObjects(req: AdmissionRequest, shape: Shape, kind: string): void {
-  decodeObject(req.object, shape, kind, 'object');
-  if (req.operation === 'UPDATE') decodeObject(req.oldObject, shape, kind, 'oldObject');
+export function decodeRequestObjects(req: AdmissionRequest, decoder: ObjectDecoder): void {
+  decodeObject(req.object, decoder, 'object');
+  if (req.operation === 'UPDATE') decodeObject(req.oldObject, decoder, 'oldObject');
 }
 
 /**

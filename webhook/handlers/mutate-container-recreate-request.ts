@@ -5,7 +5,7 @@ import type { Pod } from '../../shared/api/meta.js';
 import type { V1Node } from '@kubernetes/client-node';
 import { allowed } from '../admission/response.js';
 import type { WebhookRoute } from '../admission/route.js';
-import { ContainerRecreateRequestShape } from '../admission/decode-object.js';
+import { ContainerRecreateRequestDecoder } from '../admission/decode-object.js';
 import { decodeRequestObjects, isCreateOrUpdate, mutateByDiff, requestObject, requestOldObject, requireGate } from './common.js';
 
 export interface CrrContext {
@@ -30,7 +30,7 @@ export function mutateContainerRecreateRequestRoute(deps: MutateCrrDeps): Webhoo
     handler: async (req) => {
       requireGate(deps.gates, 'KruiseDaemon');
       if (!isCreateOrUpdate(req)) return allowed();
-      decodeRequestObjects(req, ContainerRecreateRequestShape, 'ContainerRecreateRequest');
+      decodeRequestObjects(req, ContainerRecreateRequestDecoder);
       const operation = req.operation as 'CREATE' | 'UPDATE';
       const crr = requestObject<ContainerRecreateRequest>(req);
       const namespace = crr.metadata?.namespace || req.namespace || '';

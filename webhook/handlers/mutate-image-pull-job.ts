@@ -3,7 +3,7 @@ import type { ImagePullJob } from '../../shared/api/image-pull-job.js';
 import type { AdmissionRequest } from '../admission/review.js';
 import { allowed } from '../admission/response.js';
 import type { WebhookRoute } from '../admission/route.js';
-import { ImagePullJobShape } from '../admission/decode-object.js';
+import { ImagePullJobDecoder } from '../admission/decode-object.js';
 import { decodeRequestObjects, isCreateOrUpdate, mutateByDiff, requireGate } from './common.js';
 
 export function mutateImagePullJobRoute(deps: {
@@ -17,7 +17,7 @@ export function mutateImagePullJobRoute(deps: {
       requireGate(deps.gates, 'KruiseDaemon');
       requireGate(deps.gates, 'ImagePullJobGate');
       if (!isCreateOrUpdate(req)) return allowed();
-      decodeRequestObjects(req, ImagePullJobShape, 'ImagePullJob');
+      decodeRequestObjects(req, ImagePullJobDecoder);
       return mutateByDiff<ImagePullJob>(req, (job) => deps.defaults(job, req.operation));
     },
   };

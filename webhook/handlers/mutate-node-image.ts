@@ -2,7 +2,7 @@
 import type { NodeImage } from '../../shared/api/node-image.js';
 import { allowed } from '../admission/response.js';
 import type { WebhookRoute } from '../admission/route.js';
-import { NodeImageShape } from '../admission/decode-object.js';
+import { NodeImageDecoder } from '../admission/decode-object.js';
 import { decodeRequestObjects, isCreateOrUpdate, mutateByDiff, requireGate } from './common.js';
 
 export function mutateNodeImageRoute(deps: {
@@ -16,7 +16,7 @@ export function mutateNodeImageRoute(deps: {
     handler: (req) => {
       requireGate(deps.gates, 'KruiseDaemon');
       if (!isCreateOrUpdate(req)) return allowed();
-      decodeRequestObjects(req, NodeImageShape, 'NodeImage');
+      decodeRequestObjects(req, NodeImageDecoder);
       return mutateByDiff<NodeImage>(req, (obj) => deps.defaults(obj, deps.now()));
     },
   };

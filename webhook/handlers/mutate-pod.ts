@@ -3,7 +3,7 @@ import type { Pod } from '../../shared/api/meta.js';
 import type { AdmissionRequest } from '../admission/review.js';
 import { allowed } from '../admission/response.js';
 import type { WebhookRoute } from '../admission/route.js';
-import { PodShape } from '../admission/decode-object.js';
+import { PodDecoder } from '../admission/decode-object.js';
 import { decodeRequestObjects, mutateByDiff } from './common.js';
 
 export interface MutatePodDeps<Ctx> {
@@ -27,7 +27,7 @@ export function mutatePodRoute<Ctx>(deps: MutatePodDeps<Ctx>): WebhookRoute {
     name: 'mutate-pod',
     handler: (req) => {
       if (podSkipReason(req) !== null) return allowed();
-      decodeRequestObjects(req, PodShape, 'Pod');
+      decodeRequestObjects(req, PodDecoder);
       const ctx = deps.context(req);
       return mutateByDiff<Pod>(req, (pod) => deps.mutate(pod, ctx));
     },

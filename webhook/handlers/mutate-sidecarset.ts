@@ -2,7 +2,7 @@
 import type { SidecarSet } from '../../shared/api/sidecarset.js';
 import { allowed } from '../admission/response.js';
 import type { WebhookRoute } from '../admission/route.js';
-import { SidecarSetShape } from '../admission/decode-object.js';
+import { SidecarSetDecoder } from '../admission/decode-object.js';
 import { decodeRequestObjects, isCreateOrUpdate, mutateByDiff } from './common.js';
 
 export function mutateSidecarSetRoute(deps: { defaults: (s: SidecarSet) => SidecarSet }): WebhookRoute {
@@ -11,7 +11,7 @@ export function mutateSidecarSetRoute(deps: { defaults: (s: SidecarSet) => Sidec
     name: 'mutate-sidecarset',
     handler: (req) => {
       if (!isCreateOrUpdate(req)) return allowed();
-      decodeRequestObjects(req, SidecarSetShape, 'SidecarSet');
+      decodeRequestObjects(req, SidecarSetDecoder);
       return mutateByDiff<SidecarSet>(req, deps.defaults);
     },
   };

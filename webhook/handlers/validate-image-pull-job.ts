@@ -3,7 +3,7 @@ import type { ImagePullJob } from '../../shared/api/image-pull-job.js';
 import type { Violation } from '../../shared/errors.js';
 import { allowed } from '../admission/response.js';
 import type { WebhookRoute } from '../admission/route.js';
-import { ImagePullJobShape } from '../admission/decode-object.js';
+import { ImagePullJobDecoder } from '../admission/decode-object.js';
 import { decodeRequestObjects, fromViolations, isCreateOrUpdate, requestObject, requestOldObject, requireGate } from './common.js';
 
 export function validateImagePullJobRoute(deps: {
@@ -19,7 +19,7 @@ export function validateImagePullJobRoute(deps: {
       requireGate(deps.gates, 'KruiseDaemon');
       requireGate(deps.gates, 'ImagePullJobGate');
       if (!isCreateOrUpdate(req)) return allowed();
-      decodeRequestObjects(req, ImagePullJobShape, 'ImagePullJob');
+      decodeRequestObjects(req, ImagePullJobDecoder);
       const vs = deps.validate(requestObject(req), requestOldObject(req));
       return fromViolations(vs, vs.length && deps.denialCode ? deps.denialCode(vs[0]!) : 400);
     },

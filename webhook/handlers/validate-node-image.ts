@@ -3,7 +3,7 @@ import type { NodeImage } from '../../shared/api/node-image.js';
 import type { Violation } from '../../shared/errors.js';
 import { allowed } from '../admission/response.js';
 import type { WebhookRoute } from '../admission/route.js';
-import { NodeImageShape } from '../admission/decode-object.js';
+import { NodeImageDecoder } from '../admission/decode-object.js';
 import { decodeRequestObjects, fromViolations, isCreateOrUpdate, requestObject, requestOldObject, requireGate } from './common.js';
 
 export function validateNodeImageRoute(deps: {
@@ -16,7 +16,7 @@ export function validateNodeImageRoute(deps: {
     handler: (req) => {
       requireGate(deps.gates, 'KruiseDaemon');
       if (!isCreateOrUpdate(req)) return allowed();
-      decodeRequestObjects(req, NodeImageShape, 'NodeImage');
+      decodeRequestObjects(req, NodeImageDecoder);
       return fromViolations(deps.validate(requestObject(req), requestOldObject(req)), 400);
     },
   };

@@ -5,7 +5,7 @@ import type { ResourceDistribution } from '../../shared/api/resource-distributio
 import type { Violation } from '../../shared/errors.js';
 import { allowed } from '../admission/response.js';
 import type { WebhookRoute } from '../admission/route.js';
-import { ResourceDistributionShape } from '../admission/decode-object.js';
+import { ResourceDistributionDecoder } from '../admission/decode-object.js';
 import { decodeRequestObjects, fromViolations, isCreateOrUpdate, requestObject, requestOldObject, requireGate } from './common.js';
 
 export interface ValidateResourceDistributionDeps {
@@ -24,7 +24,7 @@ export function validateResourceDistributionRoute(deps: ValidateResourceDistribu
     handler: async (req) => {
       requireGate(deps.gates, 'ResourceDistributionGate');
       if (!isCreateOrUpdate(req)) return allowed();
-      decodeRequestObjects(req, ResourceDistributionShape, 'ResourceDistribution');
+      decodeRequestObjects(req, ResourceDistributionDecoder);
       const obj = requestObject<ResourceDistribution>(req);
       const resource = (obj.spec as { resource?: unknown } | undefined)?.resource;
       const dryRunError = deps.dryRunCreate && isObject(resource) ? await deps.dryRunCreate(resource) : undefined;

@@ -5,7 +5,7 @@ import type { Violation } from '../../shared/errors.js';
 import type { AdmissionRequest } from '../admission/review.js';
 import { allowed } from '../admission/response.js';
 import type { WebhookRoute } from '../admission/route.js';
-import { SidecarSetShape } from '../admission/decode-object.js';
+import { SidecarSetDecoder } from '../admission/decode-object.js';
 import { decodeRequestObjects, fromViolations, isCreateOrUpdate, requestObject, requestOldObject } from './common.js';
 
 export interface ValidateSidecarSetDeps<Ctx> {
@@ -19,7 +19,7 @@ export function validateSidecarSetRoute<Ctx>(deps: ValidateSidecarSetDeps<Ctx>):
     name: 'validate-sidecarset',
     handler: (req) => {
       if (!isCreateOrUpdate(req)) return allowed();
-      decodeRequestObjects(req, SidecarSetShape, 'SidecarSet');
+      decodeRequestObjects(req, SidecarSetDecoder);
       return fromViolations(deps.validate(requestObject(req), requestOldObject(req), deps.context(req)), 403);
     },
   };
