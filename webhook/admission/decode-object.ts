@@ -13,7 +13,7 @@ import { AdmissionDeniedError } from '../../shared/errors.js';
 
 export type Shape =
   | { kind: 'string' | 'number' | 'boolean' | 'intOrString' | 'quantity' }
-  | { kind: 'object'; fields: Readonly<Record<string, Shape>> }
+  | { kind: 'object'; fields: Readonly<Record<string, Shape>>; keys: readonly string[]; shapes: readonly Shape[] }
   | { kind: 'array'; of: Shape }
   | { kind: 'map'; of: Shape };
 
@@ -22,7 +22,8 @@ const num: Shape = { kind: 'number' };
 const bool: Shape = { kind: 'boolean' };
 const intOrString: Shape = { kind: 'intOrString' };
 const quantity: Shape = { kind: 'quantity' };
-const obj = (fields: Record<string, Shape> = {}): Shape => ({ kind: 'object', fields });
+// keys/shapes are the fields unpacked once, so the hot loop indexes arrays instead of iterating a record.
+const obj = (fields: Record<string, Shape> = {}): Shape => ({ kind: 'object', fields, keys: Object.keys(fields), shapes: Object.values(fields) });
 const arr = (of: Shape): Shape => ({ kind: 'array', of });
 const map = (of: Shape): Shape => ({ kind: 'map', of });
 
@@ -44,12 +45,37 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 
 const MAX_PROBLEMS = 3;
 
+const FIELD = 0;
+const INDEX = 1;
+const KEY = 2;
+
+/**
+ * The walk keeps the path as a stack of segments and renders it only for a problem, so a conforming pod costs no
+ * string building (this runs on every pod admission).
+ */
+class Walk {
+  readonly out: string[] = [];
+  private readonly segs: (string | number)[] = [];
+  private readonly kinds: number[] = [];
+
+  push(seg: string | number, kind: number): void { this.segs.push(seg); this.kinds.push(kind); }
+  pop(): void { this.segs.pop(); this.kinds.pop(); }
+  path(): string {
+    let p = '';
+    for (let i = 0; i < this.segs.length; i++) {
+      const k = this.kinds[i];
+      p += k === FIELD ? (p ? `.${this.segs[i]}` : String(this.segs[i])) : `[${this.segs[i]}]`;
+    }
+    return p || '<root>';
+  }
+}
+
 /**
  * Appends "<path>: must be <type> (got <type>)" for each mismatch, stopping after MAX_PROBLEMS. Field values may be
  * null (Go decodes null as the zero value, and the domain code treats both alike via `??`); array elements and map
  * values may not, because the domain code dereferences them.
  */
-function check(v: unknown, s: Shape, path: string, out: string[]): void {
+function check(v: unknown, s: Shape, w: Walk): void {
   let ok: boolean;
   switch (s.kind) {
     case 'string': ok = typeof v === 'string'; break;
@@ -59,37 +85,42 @@ function check(v: unknown, s: Shape, path: string, out: string[]): void {
     case 'quantity': ok = typeof v === 'string' || typeof v === 'number'; break;
     case 'object':
       if (!isObject(v)) { ok = false; break; }
-      for (const key in s.fields) {
-        const child = v[key];
+      for (let i = 0; i < s.keys.length; i++) {
+        const child = v[s.keys[i]!];
         if (child === undefined || child === null) continue;
-        check(child, s.fields[key]!, path ? `${path}.${key}` : key, out);
-        if (out.length >= MAX_PROBLEMS) return;
+        w.push(s.keys[i]!, FIELD);
+        check(child, s.shapes[i]!, w);
+        w.pop();
+        if (w.out.length >= MAX_PROBLEMS) return;
       }
       return;
     case 'array':
       if (!Array.isArray(v)) { ok = false; break; }
       for (let i = 0; i < v.length; i++) {
-        check(v[i], s.of, `${path}[${i}]`, out);
-        if (out.length >= MAX_PROBLEMS) return;
+        w.push(i, INDEX);
+        check(v[i], s.of, w);
+        w.pop();
+        if (w.out.length >= MAX_PROBLEMS) return;
       }
       return;
     case 'map':
       if (!isObject(v)) { ok = false; break; }
-      for (const key in v) {
-        if (!Object.hasOwn(v, key)) continue;
-        check(v[key], s.of, `${path}[${key}]`, out);
-        if (out.length >= MAX_PROBLEMS) return;
+      for (const key of Object.keys(v)) {
+        w.push(key, KEY);
+        check(v[key], s.of, w);
+        w.pop();
+        if (w.out.length >= MAX_PROBLEMS) return;
       }
       return;
   }
-  if (!ok) out.push(`${path || '<root>'}: must be ${describe(s)} (got ${jsonType(v)})`);
+  if (!ok) w.out.push(`${w.path()}: must be ${describe(s)} (got ${jsonType(v)})`);
 }
 
 /** The problems of `value` against `shape`, at most MAX_PROBLEMS of them; empty when it conforms. */
 export function shapeProblems(value: unknown, shape: Shape): string[] {
-  const out: string[] = [];
-  check(value, shape, '', out);
-  return out;
+  const w = new Walk();
+  check(value, shape, w);
+  return w.out;
 }
 
 // ---- Shapes of the fields the domain code walks. Kept to those fields: everything else passes unchecked. ----
