@@ -17,7 +17,7 @@ import {
   type ObjectDecoder,
 } from './decode-object.js';
 
-const EXAMPLES = '/work/shared/examples';
+const EXAMPLES = new URL('../../e2e/cluster/examples', import.meta.url).pathname;
 const decoders: Record<string, ObjectDecoder> = {
   Pod: PodDecoder,
   SidecarSet: SidecarSetDecoder,

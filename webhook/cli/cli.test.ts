@@ -6,7 +6,7 @@ import path from 'node:path';
 import yaml from 'js-yaml';
 import { runCli } from './main.js';
 
-const examples = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../shared/examples');
+const examples = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../e2e/cluster/examples');
 const ex = (f: string) => path.join(examples, f);
 
 async function cli(args: string[], stdin = '') {
