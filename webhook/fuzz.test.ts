@@ -7,21 +7,11 @@ import assert from 'node:assert/strict';
 import { admissionCaches, staticCache } from './caches.js';
 import { makeRoutes } from './handlers/index.js';
 import { testApp } from './test-helpers.js';
+import { seededRandom } from '../shared/testing/random.js';
 
 const TOTAL = 100_000;
 const SEED = 0x5eed_c0de;
 
-/** mulberry32: small, fast, good enough to drive a fuzzer reproducibly. */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const KEYS = ['metadata', 'spec', 'name', 'namespace', 'labels', 'annotations', 'containers', 'initContainers', 'image', 'env', 'volumes', 'selector',
   'matchLabels', 'podName', 'images', 'tags', 'tag', 'createdAt', 'pullPolicy', 'resource', 'targets', 'x', '', 'constructor', 'toString', 'hasOwnProperty'];
@@ -82,7 +72,7 @@ function buildFuzzApp() {
     { fetchPod: async (_ns, name) => (name === 'web-1' ? structuredClone(pod) : undefined), fetchNode: async (name) => ({ metadata: { name } }) },
   );
   const gates = { KruiseDaemon: true, ImagePullJobGate: true, ResourceDistributionGate: true, SidecarSetPatchPodMetadataDefaultsAllowed: false };
-  const routes = makeRoutes({ caches, gates, now: () => new Date('2026-01-02T03:04:05Z'), random: prng(1) });
+  const routes = makeRoutes({ caches, gates, now: () => new Date('2026-01-02T03:04:05Z'), random: seededRandom(1) });
   return testApp(routes).app;
 }
 
@@ -135,7 +125,7 @@ function checkReply(status: number, text: string, sent: any): string | null {
 test(`${TOTAL} random and mutated reviews all get a well-formed AdmissionReview or a 400`, { timeout: 120_000 }, async () => {
   const app = buildFuzzApp();
   await app.ready();
-  const r = prng(SEED);
+  const r = seededRandom(SEED);
   const counts: Record<string, number> = {};
   const problems: string[] = [];
   // Distinct problems (uid-free) with how often each occurred, so one noisy failure does not hide the others.

@@ -4,21 +4,11 @@ import type { Pod } from '../../api/meta.js';
 import type { SidecarSet } from '../../api/sidecarset.js';
 import { SidecarSetCustomVersionLabel, SidecarSetHashAnnotation, SidecarSetHashWithoutImageAnnotation, SidecarSetNameLabel } from '../../api/sidecarset.js';
 import type { InjectionContext } from './context.js';
+import { seededRandom } from '../../testing/random.js';
 
 export const NOW = new Date('2026-01-02T03:04:05.678Z');
 export const NOW_TEXT = '2026-01-02T03:04:05Z';
 
-/** mulberry32: a seeded, reproducible stand-in for Go's rand.Float64. */
-export function seededRandom(seed = 42): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export function makeCtx(sidecarSets: SidecarSet[], over: Partial<InjectionContext> & { namespaces?: Record<string, Record<string, string>>; revisionList?: ControllerRevisionLike[] } = {}): InjectionContext {
   const namespaces = over.namespaces ?? { default: { 'kubernetes.io/metadata.name': 'default' } };
@@ -100,3 +90,4 @@ export function pod1(): Pod {
 export const names = (cs: { name: string }[] | undefined) => (cs ?? []).map((c) => c.name);
 export const envOf = (pod: Pod, container: string, init = false) =>
   (init ? pod.spec?.initContainers : pod.spec?.containers)?.find((c) => c.name === container)?.env ?? [];
+
