@@ -11,6 +11,8 @@ export class KubeApiError extends Error {
   readonly code: number;
   /** metav1.Status reason, e.g. NotFound, Conflict, AlreadyExists, Invalid. */
   readonly reason: string | undefined;
+  /** metav1.Status message alone, as client-go's StatusError.Error() prints it (for status fields users read). */
+  readonly statusMessage: string;
   constructor(method: string, path: string, code: number, body: string) {
     let status: { message?: string; reason?: string } = {};
     try { status = JSON.parse(body) as typeof status; } catch { /* not a Status object */ }
@@ -18,6 +20,7 @@ export class KubeApiError extends Error {
     this.name = 'KubeApiError';
     this.code = code;
     this.reason = status.reason;
+    this.statusMessage = status.message ?? `${code} ${body.slice(0, 200)}`;
   }
 }
 
