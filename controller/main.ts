@@ -31,7 +31,7 @@ async function main(): Promise<void> {
     throw err;
   }
   const log = createLogger({ level: config.logLevel, name: 'kruise-controller' });
-  const controllers = selectControllers(allControllers, config.controllers);
+  const controllers = selectControllers(allControllers, config.controllers, config.featureGates);
   const kube = makeKube(config);
   const rest = makeRest(kube.kc);
   const stop = new AbortController();
@@ -92,7 +92,9 @@ async function main(): Promise<void> {
     });
     done = elector.run(stop.signal);
   }
-  log.info({ controllers: controllers.map((c) => c.name), leaderElect: config.leaderElect }, 'controller manager started');
+  const gatedOff = allControllers.filter((c) => !controllers.includes(c) && c.featureGate && !config.featureGates[c.featureGate]);
+  log.info({ controllers: controllers.map((c) => c.name), gatedOff: gatedOff.map((c) => `${c.name} (${c.featureGate})`), leaderElect: config.leaderElect },
+    'controller manager started');
 }
 
 main().catch((err) => {

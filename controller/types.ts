@@ -3,6 +3,7 @@
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import type { Clock } from '../shared/clock.js';
+import type { FeatureGate } from '../shared/config.js';
 import type { Kube } from '../shared/kube/client.js';
 import type { EventRecorder } from '../shared/kube/event-recorder.js';
 import type { InformerFactory } from '../shared/kube/informer-factory.js';
@@ -35,6 +36,8 @@ export interface Controller {
   name: string;
   /** Concurrent reconciles (upstream's per-controller worker count). */
   workers: number;
+  /** Runs only while this feature gate is on (FEATURE_GATES), as upstream adds gated controllers only then. */
+  featureGate?: FeatureGate;
   /**
    * Called once, when this replica becomes leader: subscribe to the caches the controller watches (mapping each
    * change to the keys it affects) and return the reconcile function. Workers start after every cache synced.

@@ -49,7 +49,7 @@ export interface Config {
   readonly controllers: readonly string[];
 }
 
-/** Gates consulted by the admission handlers; defaults follow the Kruise Helm chart (spec §5). */
+/** Gates consulted by the admission handlers and the controllers; defaults follow the Kruise Helm chart (spec §5). */
 export type FeatureGate = 'KruiseDaemon' | 'ImagePullJobGate' | 'ResourceDistributionGate' | 'SidecarSetPatchPodMetadataDefaultsAllowed';
 const gateDefaults: Record<FeatureGate, boolean> = {
   KruiseDaemon: true,
