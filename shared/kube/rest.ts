@@ -65,6 +65,17 @@ export function makeRest(kc: KubeConfig, opts: RestOptions = {}): KubeRest {
   if (!cluster) throw new Error('kubeconfig has no current cluster');
   const server = new URL(cluster.server);
   const timeoutMs = opts.timeoutMs ?? 30_000;
+  // client-node's applyToHTTPSOptions builds a new Agent (keepAlive off) for every request, i.e. a TCP connection and
+  // a TLS handshake per call. One keep-alive agent over the same TLS material reuses connections; credentials that
+  // change per request (bearer tokens) are headers and still come from applyToHTTPSOptions each time. Proxied
+  // clusters keep client-node's agent.
+  let keepAlive: https.Agent | undefined;
+  const agentFor = (o: https.RequestOptions): https.RequestOptions['agent'] => {
+    if (cluster.proxyUrl || server.protocol !== 'https:') return o.agent;
+    keepAlive ??= new https.Agent({ keepAlive: true, ca: o.ca, cert: o.cert, key: o.key, pfx: o.pfx, passphrase: o.passphrase,
+      rejectUnauthorized: o.rejectUnauthorized, servername: o.servername });
+    return keepAlive;
+  };
 
   const request = async <T>(method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<T> => {
     opts.onRequest?.(method, path);
@@ -75,6 +86,7 @@ export function makeRest(kc: KubeConfig, opts: RestOptions = {}): KubeRest {
       timeout: timeoutMs,
     };
     await kc.applyToHTTPSOptions(reqOpts);
+    reqOpts.agent = agentFor(reqOpts);
     const transport = server.protocol === 'https:' ? https : http;
     const { status, text } = await new Promise<{ status: number; text: string }>((resolve, reject) => {
       const req = transport.request(reqOpts, (res) => {
