@@ -4,6 +4,7 @@
 // itself creating one ConfigMap per namespace at the controller's write concurrency. Starts its own local cluster
 // through the e2e harness unless KUBECONFIG is given (that cluster must have the CRDs and must not run another
 // kruise-ts controller). Prints figures, asserts nothing, stops by itself.
+import { setMaxListeners } from 'node:events';
 import { mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -78,6 +79,8 @@ async function main(): Promise<void> {
     kubectl(kubeconfig, ['wait', '--for=condition=Established', 'crd', '--all', '--timeout=60s']);
   }
   const stop = new AbortController();
+  // Every shared cache and worker listens on it, as in controller/main.ts.
+  setMaxListeners(256, stop.signal);
   try {
     const kube = makeKube({ kubeconfig });
     const client = makeRest(kube.kc);
