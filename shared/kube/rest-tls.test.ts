@@ -1,3 +1,5 @@
+// makeRest over TLS against a loopback HTTPS stand-in: connection reuse, the bearer token on every request, and the
+// Status message kept apart for users (rest.test.ts covers paths, content types and error mapping over plain HTTP).
 import assert from 'node:assert/strict';
 import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -7,8 +9,8 @@ import { generateCA, generateServingCert } from '../../certs/generate.js';
 import { resources } from './resources.js';
 import { KubeApiError, makeRest, type KubeRest } from './rest.js';
 
-// A stand-in apiserver on loopback: answers a ConfigMap GET, a NotFound Status for anything else, and counts TLS
-// connections and bearer tokens seen.
+// The stand-in answers a ConfigMap GET, a NotFound Status for anything else, and counts TLS connections and the
+// bearer tokens it sees.
 const ca = generateCA(new Date());
 const serving = generateServingCert(ca, '127.0.0.1', new Date());
 let connections = 0;
