@@ -16,8 +16,11 @@ import { resourceDistributionController } from './controller.js';
 
 type Obj = KubernetesObject & Record<string, unknown>;
 
-function fakeCluster() {
+/** `lag`: writes reach the caches (and fire their events) only on flush(), as when the watch is behind. */
+function fakeCluster(opts: { lag?: boolean } = {}) {
   const stores = new Map<string, Map<string, Obj>>();
+  const delayed: (() => void)[] = [];
+  const later = (f: () => void) => (opts.lag ? delayed.push(f) : f());
   const listeners = new Map<string, ((o: Obj, v: ChangeVerb) => void)[]>();
   const calls: string[] = [];
   let uid = 0;
@@ -53,35 +56,41 @@ function fakeCluster() {
     create: async (r: Resource, obj: Obj) => {
       calls.push(`POST ${where(r, { namespace: obj.metadata?.namespace, name: obj.metadata!.name! })}`);
       if (store(r.plural).has(keyOf(obj))) throw conflict();
-      put(r.plural, structuredClone(obj));
+      const copy = structuredClone(obj);
+      later(() => put(r.plural, copy));
       return obj;
     },
     replace: async (r: Resource, obj: Obj) => {
       calls.push(`PUT ${where(r, { namespace: obj.metadata?.namespace, name: obj.metadata!.name! })}`);
-      put(r.plural, { ...structuredClone(obj), metadata: { ...obj.metadata, uid: store(r.plural).get(keyOf(obj))?.metadata?.uid } });
+      const next = { ...structuredClone(obj), metadata: { ...obj.metadata, uid: store(r.plural).get(keyOf(obj))?.metadata?.uid } };
+      later(() => put(r.plural, next));
       return obj;
     },
     patch: async (r: Resource, o: { name: string; subresource?: string }, _t: string, body: { status: Record<string, unknown> }) => {
       calls.push(`PATCH ${where(r, o)}/${o.subresource}`);
       const cur = store(r.plural).get(o.name)!;
       const status = Object.fromEntries(Object.entries(body.status).filter(([, v]) => v !== null));
-      put(r.plural, { ...cur, status });
+      later(() => put(r.plural, { ...store(r.plural).get(o.name)!, status }));
       return cur;
     },
     delete: async (r: Resource, o: { namespace?: string; name: string }) => {
       calls.push(`DELETE ${where(r, o)}`);
-      return remove(r.plural, o.namespace ? `${o.namespace}/${o.name}` : o.name);
+      const key = o.namespace ? `${o.namespace}/${o.name}` : o.name;
+      const found = store(r.plural).has(key);
+      later(() => remove(r.plural, key));
+      return found;
     },
     find: async (r: Resource, o: { namespace?: string; name: string }) => {
       calls.push(`GET ${where(r, o)}`);
       return store(r.plural).get(o.namespace ? `${o.namespace}/${o.name}` : o.name);
     },
   } as unknown as KubeRest;
-  return { informers, rest, calls, put, remove, get: (plural: string, key: string) => store(plural).get(key) };
+  const flush = () => { for (const f of delayed.splice(0)) f(); };
+  return { informers, rest, calls, put, remove, flush, get: (plural: string, key: string) => store(plural).get(key) };
 }
 
-function start() {
-  const cluster = fakeCluster();
+function start(opts: { lag?: boolean } = {}) {
+  const cluster = fakeCluster(opts);
   const queued = new Set<string>();
   const deps = { informers: cluster.informers, rest: cluster.rest, clock: new FakeClock(Date.parse('2025-01-01T00:00:00Z')), log: silentLogger() } as unknown as ControllerDeps;
   const reconcile: ReconcileFn = resourceDistributionController.setup(deps, { add: (k) => queued.add(k), addAfter: (k) => queued.add(k) });
@@ -179,4 +188,27 @@ test('a Secret is distributed like a ConfigMap; an RD being deleted is left to g
   c.put('resourcedistributions', { ...rd, metadata: { ...rd.metadata, generation: 2, deletionTimestamp: new Date() } });
   c.put('namespaces', ns('m'));
   assert.deepEqual(await c.settle(), []);
+});
+
+test('a pass right after a pass, before the cache has seen the first one\'s writes, writes nothing again', async () => {
+  const c = start({ lag: true });
+  for (const n of [ns('a', { group: 'test' }), ns('b', { group: 'test' })]) c.put('namespaces', n);
+  c.put('resourcedistributions', { ...structuredClone(seed), spec: { ...(seed.spec as object), targets: { namespaceLabelSelector: { matchLabels: { group: 'test' } } } } });
+  assert.deepEqual(await c.settle(), ['POST configmaps a/game-demo', 'POST configmaps b/game-demo', 'PATCH resourcedistributions sample/status']);
+  c.queued.add('sample');
+  assert.deepEqual(await c.settle(), [], 'creates and status still in flight are not repeated');
+  c.flush();
+  await c.settle();
+
+  const rd = c.get('resourcedistributions', 'sample')!;
+  c.put('resourcedistributions', { ...rd, metadata: { ...rd.metadata, generation: 2 }, spec: { ...(rd.spec as object), resource: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'game-demo' }, data: { lives: '4' } } } });
+  assert.deepEqual((await c.settle()).sort(), ['PATCH resourcedistributions sample/status', 'PUT configmaps a/game-demo', 'PUT configmaps b/game-demo']);
+  c.queued.add('sample');
+  assert.deepEqual(await c.settle(), [], 'updates in flight are not repeated');
+  c.flush();
+  assert.deepEqual(await c.settle(), [], 'and once the cache shows them there is nothing to do');
+
+  // A local edit that lands after our write is still reverted: the cache moved past the version we replaced.
+  c.put('configmaps', { ...c.get('configmaps', 'a/game-demo')!, data: { lives: '99' } });
+  assert.deepEqual(await c.settle(), ['PUT configmaps a/game-demo']);
 });

@@ -3,7 +3,7 @@
 // targets, and reports per-namespace failures in status. Copies are removed with the RD by garbage collection
 // (controller ownerReference; no finalizer). Gather from the caches → plan → execute → status.
 import type { V1Namespace } from '@kubernetes/client-node';
-import type { ResourceDistribution } from '../../shared/api/resource-distribution.js';
+import type { ResourceDistribution, ResourceDistributionStatus } from '../../shared/api/resource-distribution.js';
 import { LabelSelectorError } from '../../shared/domain/label-selector.js';
 import { resources, type Resource } from '../../shared/kube/resources.js';
 import type { KubeRest } from '../../shared/kube/rest.js';
@@ -16,10 +16,11 @@ import { resourceHash } from './resource-hash.js';
 import { computeStatus, failureSummary, retryableFailures, sameStatus, statusPatch } from './status.js';
 import { targetNamespaces } from './targets.js';
 import { copyHandler, namespaceHandler, rdHandler } from './watch-handlers.js';
+import { WriteMemo } from './write-memo.js';
 
 const FIELD_MANAGER = 'kruise-ts-resourcedistribution';
 /** Copy writes in flight per reconcile; with 3 workers at most 3× this against the apiserver. */
-export const WRITE_CONCURRENCY = 16;
+export const WRITE_CONCURRENCY = 32;
 
 function copyApi(rest: KubeRest, r: Resource): CopyApi {
   return {
@@ -48,11 +49,23 @@ export const resourceDistributionController: Controller = {
       ConfigMap: informers.cache<CopyObject>(resources.configMaps),
       Secret: informers.cache<CopyObject>(resources.secrets),
     };
+    // Our own writes, until the caches show them: copies by `<kind>/<ns>/<name>` (value `<hash>` or `deleted`),
+    // statuses by RD name.
+    const copyWrites = new WriteMemo<string>(clock);
+    const statusWrites = new WriteMemo<ResourceDistributionStatus>(clock);
     const add = (key: string) => queue.add(key);
-    rds.onChange(rdHandler(add));
+    const onRd = rdHandler(add);
+    rds.onChange((rd, verb) => {
+      statusWrites.seen(rd.metadata?.name ?? '', rd.metadata?.resourceVersion, verb === 'delete');
+      onRd(rd, verb);
+    });
     namespaces.onChange(namespaceHandler(() => rds.list(), add));
     for (const kind of ['ConfigMap', 'Secret'] as const) {
-      copies[kind].onChange(copyHandler(kind, () => rds.list(), add));
+      const onCopy = copyHandler(kind, () => rds.list(), add);
+      copies[kind].onChange((obj, verb) => {
+        copyWrites.seen(`${kind}/${obj.metadata?.namespace}/${obj.metadata?.name}`, obj.metadata?.resourceVersion, verb === 'delete');
+        onCopy(obj, verb);
+      });
     }
     const apis = { ConfigMap: copyApi(rest, resources.configMaps), Secret: copyApi(rest, resources.secrets) };
 
@@ -74,17 +87,29 @@ export const resourceDistributionController: Controller = {
         throw err;
       }
       const cache = copies[resource.kind];
+      const hash = resourceHash(rd.spec?.resource);
+      const memoKey = (n: string) => `${resource.kind}/${n}/${resource.name}`;
       const plan = planDistribution({
         rd, resource, ...targets,
         namespace: (n) => namespaces.get(n),
         existing: (n) => cache.get(`${n}/${resource.name}`),
+        inFlight: (n) => {
+          const wrote = copyWrites.pending(memoKey(n), cache.get(`${n}/${resource.name}`)?.metadata?.resourceVersion);
+          return wrote === 'deleted' ? 'deleted' : wrote === hash ? 'written' : undefined;
+        },
       });
       const now = new Date(clock.now());
-      const outcome = await executePlan(plan, { rd, resource, hash: resourceHash(rd.spec?.resource), now, api: apis[resource.kind], concurrency: WRITE_CONCURRENCY });
+      const outcome = await executePlan(plan, {
+        rd, resource, hash, now, api: apis[resource.kind], concurrency: WRITE_CONCURRENCY,
+        onWritten: (n, replacedRv, what) => copyWrites.wrote(memoKey(n), replacedRv, what === 'deleted' ? 'deleted' : hash),
+      });
 
-      const status = computeStatus(rd, targets.matched.length, outcome.succeeded, outcome.failures, now);
-      if (!sameStatus(rd.status, status)) {
+      // The status we last wrote stands in for the cache's until the cache shows it (transition times included).
+      const current = statusWrites.pending(key, rd.metadata.resourceVersion) ?? rd.status;
+      const status = computeStatus({ ...rd, status: current }, targets.matched.length, outcome.succeeded, outcome.failures, now);
+      if (!sameStatus(current, status)) {
         await rest.patch(resources.resourceDistributions, { name: key, subresource: 'status' }, 'merge', statusPatch(status), { fieldManager: FIELD_MANAGER });
+        statusWrites.wrote(key, rd.metadata.resourceVersion, status);
       }
       const { created, updated, deleted } = outcome.writes;
       if (created + updated + deleted > 0 || outcome.failures.length > 0) {

@@ -22,6 +22,8 @@ export interface ExecuteInput {
   now: Date;
   api: CopyApi;
   concurrency: number;
+  /** Told of every successful write: the namespace, the resourceVersion it replaced (undefined for a create). */
+  onWritten?(namespace: string, replacedRv: string | undefined, what: 'written' | 'deleted'): void;
 }
 
 export interface Outcome {
@@ -46,6 +48,7 @@ export async function executePlan(plan: Plan, input: ExecuteInput): Promise<Outc
     try {
       await api.replace(buildCopy(rd, resource, namespace, hash, now, existing));
       writes.updated++;
+      input.onWritten?.(namespace, existing.metadata?.resourceVersion, 'written');
       return 'ok';
     } catch (err) {
       // Deleted since the cache saw it: create it instead of failing the pass.
@@ -57,6 +60,7 @@ export async function executePlan(plan: Plan, input: ExecuteInput): Promise<Outc
     try {
       await api.create(buildCopy(rd, resource, namespace, hash, now));
       writes.created++;
+      input.onWritten?.(namespace, undefined, 'written');
       return 'ok';
     } catch (err) {
       if (codeOf(err) !== 409 || !mayExist) return fail(namespace, 'CreateResourceFailed', err);
@@ -83,6 +87,7 @@ export async function executePlan(plan: Plan, input: ExecuteInput): Promise<Outc
         try {
           await api.delete(step.namespace, resource.name, step.existing.metadata?.uid);
           writes.deleted++;
+          input.onWritten?.(step.namespace, step.existing.metadata?.resourceVersion, 'deleted');
           return 'cleaned';
         } catch (err) {
           return fail(step.namespace, 'DeleteResourceFailed', err);

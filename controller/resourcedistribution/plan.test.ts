@@ -46,3 +46,10 @@ test('planDistribution: distribution steps come before clean-up steps', () => {
     existing: (n) => (n === 'a' ? mine({ a: '1' }) : undefined) });
   assert.deepEqual(plan.steps.map(describe), ['create z', 'delete a']);
 });
+
+test('planDistribution: writes this process made that the cache has not shown yet are not planned again', () => {
+  const plan = planDistribution({ rd, resource, matched: ['a', 'b'], unmatched: ['c'], namespace: (n) => ({ metadata: { name: n } }),
+    existing: (n) => (n === 'b' ? mine({ a: 'old' }) : n === 'c' ? mine({ a: '1' }) : undefined),
+    inFlight: (n) => (n === 'c' ? 'deleted' : 'written') });
+  assert.deepEqual(plan, { steps: [], inSync: 2 });
+});

@@ -35,6 +35,11 @@ export interface PlanInput {
   namespace(name: string): V1Namespace | undefined;
   /** The object named like the resource in `namespace`, from the cache of its kind. */
   existing(namespace: string): CopyObject | undefined;
+  /**
+   * What this process already wrote there for the current resource while the cache still shows the older state:
+   * 'written' (treated as in sync) or 'deleted' (nothing left to delete).
+   */
+  inFlight?(namespace: string): 'written' | 'deleted' | undefined;
 }
 
 /** The step for a matched, live namespace given what is there (also used after a create found the name taken). */
@@ -54,7 +59,7 @@ export function planDistribution(input: PlanInput): Plan {
       steps.push({ op: 'fail', failure: { namespace, condition: 'NamespaceNotExists', message: NamespaceNotExistsMessage } });
       continue;
     }
-    const step = distributeStep(input, namespace, input.existing(namespace));
+    const step = input.inFlight?.(namespace) === 'written' ? null : distributeStep(input, namespace, input.existing(namespace));
     if (step) steps.push(step);
     else inSync++;
   }
@@ -62,7 +67,7 @@ export function planDistribution(input: PlanInput): Plan {
     if (gone(input.namespace(namespace))) continue;
     const existing = input.existing(namespace);
     // Objects this RD does not control are never touched, here or anywhere.
-    if (existing && isControlledByRd(existing, input.rd)) steps.push({ op: 'delete', namespace, existing });
+    if (existing && isControlledByRd(existing, input.rd) && input.inFlight?.(namespace) !== 'deleted') steps.push({ op: 'delete', namespace, existing });
   }
   return { steps, inSync };
 }
