@@ -1,7 +1,7 @@
 // `npm run bench:resourcedistribution`: one ResourceDistribution over 1,000 namespaces on a real apiserver. Measures
 // the time until every copy exists, and until a source edit has reached every copy, with the API requests the
 // controller made (makeRest's onRequest; watch streams not counted). Baseline in the same run: the bench client
-// itself creating one ConfigMap per namespace at the controller's write concurrency. Starts its own local cluster
+// itself creating the same ConfigMap in every namespace at the controller's write concurrency. Starts its own local cluster
 // through the e2e harness unless KUBECONFIG is given (that cluster must have the CRDs and must not run another
 // kruise-ts controller). Prints figures, asserts nothing, stops by itself.
 import { setMaxListeners } from 'node:events';
@@ -88,13 +88,25 @@ async function main(): Promise<void> {
     const rest = makeRest(kube.kc, { onRequest: counter.onRequest });
     const names = Array.from({ length: NAMESPACES }, (_, i) => `rd-bench-${String(i).padStart(4, '0')}`);
 
+    const resource = (version: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'bench-copy', labels: { [`${LABEL}-copy`]: '1' } },
+      data: { version, payload: 'x'.repeat(1024) } });
+    const rd = (name: string, version: string, targets: object) => ({ apiVersion: 'apps.kruise.io/v1alpha1', kind: 'ResourceDistribution', metadata: { name },
+      spec: { resource: resource(version), targets } }) as KubernetesObject;
+
     say(`creating ${NAMESPACES} namespaces`);
     const nsSeconds = await timed(() => pool(names, CLIENT_CONCURRENCY, async (name) => {
       try { await client.create(resources.namespaces, { apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels: { [LABEL]: 'rd' } } }); }
       catch (err) { if (!isConflict(err)) throw err; }
     }));
+    // The baseline writes what the controller writes: the same ConfigMap with the three annotations and an
+    // ownerReference (not a controller one, so the controller leaves these alone) to an RD that targets nothing.
+    const owner = await client.create(resources.resourceDistributions, rd('bench-baseline', '1', {}));
     const baseline = await timed(() => pool(names, WRITE_CONCURRENCY, async (namespace) => {
-      await client.create(resources.configMaps, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'bench-baseline', namespace }, data: { v: '1' } } as KubernetesObject);
+      const r = resource('1');
+      await client.create(resources.configMaps, { ...r, metadata: { name: 'bench-baseline', namespace, labels: { other: '1' },
+        annotations: { 'kruise.io/resourcedistribution.resource.hashcode': 'f'.repeat(64), 'kruise.io/resourcedistribution.resource.from': 'bench-baseline',
+          'kruise.io/resourcedistribution.resource.distributed.timestamp': new Date().toISOString() },
+        ownerReferences: [{ apiVersion: 'apps.kruise.io/v1alpha1', kind: 'ResourceDistribution', name: 'bench-baseline', uid: owner.metadata!.uid! }] } } as KubernetesObject);
     }));
 
     // The bench's own view of the copies, to see when every one has a given version.
@@ -125,13 +137,9 @@ async function main(): Promise<void> {
     await deps.informers.synced();
     await counter.quiet();
 
-    const rd = (version: string) => ({ apiVersion: 'apps.kruise.io/v1alpha1', kind: 'ResourceDistribution', metadata: { name: RD_NAME },
-      spec: { resource: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'bench-copy', labels: { [`${LABEL}-copy`]: '1' } }, data: { version, payload: 'x'.repeat(1024) } },
-        targets: { namespaceLabelSelector: { matchLabels: { [LABEL]: 'rd' } } } } });
-
     say('distributing');
     let before = counter.snapshot();
-    const createSeconds = await timed(async () => { await client.create(resources.resourceDistributions, rd('1') as KubernetesObject); await allAt('1'); });
+    const createSeconds = await timed(async () => { await client.create(resources.resourceDistributions, rd(RD_NAME, '1', { namespaceLabelSelector: { matchLabels: { [LABEL]: 'rd' } } })); await allAt('1'); });
     const createReqs = counter.since(before);
     await counter.quiet();
     const createSettled = counter.since(before);
@@ -149,7 +157,7 @@ async function main(): Promise<void> {
 
     console.log(`ResourceDistribution benchmark: ${NAMESPACES} namespaces, ${ownCluster ? 'local cluster (harness)' : 'cluster from KUBECONFIG'}, controller write concurrency ${WRITE_CONCURRENCY}`);
     console.log(`  reference: create ${NAMESPACES} namespaces (client, concurrency ${CLIENT_CONCURRENCY})      ${nsSeconds.toFixed(2).padStart(6)} s`);
-    console.log(`  baseline:  create ${NAMESPACES} ConfigMaps directly (client, concurrency ${WRITE_CONCURRENCY})    ${baseline.toFixed(2).padStart(6)} s`);
+    console.log(`  baseline:  create the same ${NAMESPACES} ConfigMaps directly (client, concurrency ${WRITE_CONCURRENCY}) ${baseline.toFixed(2).padStart(6)} s`);
     console.log(`  RD created → all ${NAMESPACES} copies exist                         ${createSeconds.toFixed(2).padStart(6)} s  (${(createSeconds / baseline).toFixed(2)}× baseline)`);
     console.log(`      controller API requests until then ${show(createReqs)}; until quiet ${show(createSettled)}`);
     console.log(`  source edited → all ${NAMESPACES} copies updated                    ${editSeconds.toFixed(2).padStart(6)} s  (${(editSeconds / baseline).toFixed(2)}× baseline)`);
@@ -161,6 +169,7 @@ async function main(): Promise<void> {
     if (!ownCluster) {
       say('cleaning up');
       await client.delete(resources.resourceDistributions, { name: RD_NAME });
+      await client.delete(resources.resourceDistributions, { name: 'bench-baseline' });
       await pool(names, CLIENT_CONCURRENCY, async (name) => { await client.delete(resources.namespaces, { name }); });
     }
   } finally {
