@@ -1,0 +1,145 @@
+// One sync of the daemon's CRR work for a pod (queue key `<namespace>/<podName>`, so the CRRs of one pod are handled
+// serially; spec/daemon-and-controllers.md §4.4). Gathers from caches and CRI, asks the pure planners, performs
+// the one write or kill they ask for. Thrown errors are retried by the runner with backoff.
+import type { Logger } from 'pino';
+import {
+  CRRPodUIDLabel, type ContainerRecreateRequest, type ContainerRecreateRequestStatus,
+} from '../../shared/api/container-recreate-request.js';
+import { objectKey, parseKey } from '../../shared/kube/keys.js';
+import type { Result } from '../../shared/reconcile/types.js';
+import type { RuntimeService } from '../cri/runtime.js';
+import { MAX_EXPECTATION_WAIT_MS, type ResourceVersionExpectations } from './expectations.js';
+import type { CrrWriter } from './kube-adapters.js';
+import { killContainer, type CrrEvent } from './kill.js';
+import { planManage, type KillOutcome } from './manage-plan.js';
+import { newestByName, readPodContainers, type ObservedContainer } from './observed.js';
+import type { HttpGet } from './prestop.js';
+import { currentStates, timeMs } from './states.js';
+import { pickRequest, planPreamble } from './sync-plan.js';
+
+/** What the executor reports for metrics: each kill, and each CRR the daemon completes. */
+export type ExecutorOutcome =
+  | { kind: 'kill'; crr: string; container: string; ok: boolean; durationMs: number }
+  | { kind: 'complete'; crr: string; result: 'succeeded' | 'failed'; message: string; durationMs: number };
+
+export interface SyncerDeps {
+  /** Cached, not-yet-deleted CRRs of pod `namespace/podName` on this node. */
+  crrsForPod(namespace: string, podName: string): ContainerRecreateRequest[];
+  /** Whether the CRR's pod exists with the labelled UID and is not deleting. */
+  podPresent(crr: ContainerRecreateRequest): Promise<boolean>;
+  /** Runtime name (the containerID scheme, e.g. `containerd`) → its CRI runtime service. */
+  runtimes: ReadonlyMap<string, RuntimeService>;
+  writer: CrrWriter;
+  expectations: ResourceVersionExpectations;
+  emitEvent(e: CrrEvent): void;
+  now(): number;
+  log: Logger;
+  httpGet?: HttpGet;
+  onOutcome?(o: ExecutorOutcome): void;
+}
+
+const STALE_RETRY_MS = 1_000;
+
+/** RFC3339 with whole seconds, as metav1.Time serialises. */
+export const apiTime = (ms: number): string => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+
+export class CrrSyncer {
+  constructor(private readonly deps: SyncerDeps) {}
+
+  async sync(key: string, log: Logger = this.deps.log): Promise<Result> {
+    const { namespace = '', name: podName } = parseKey(key);
+    const { deps } = this;
+    const { picked, toPending, stale } = pickRequest(deps.crrsForPod(namespace, podName), (crr) => this.cacheIsCurrent(crr, log));
+    for (const crr of toPending) await this.writeStatus(crr, { ...crr.status, phase: 'Pending' });
+    // Our write's watch event normally brings the next round; the requeue only covers a lost event.
+    if (!picked) return stale ? { requeueAfterMs: STALE_RETRY_MS } : {};
+
+    const crrLog = log.child({ crr: objectKey(picked) });
+    const pre = planPreamble({ crr: picked, podPresent: await deps.podPresent(picked), runtimes: new Set(deps.runtimes.keys()), nowMs: deps.now() });
+    switch (pre.type) {
+      case 'set-phase':
+        await this.writeStatus(picked, { ...picked.status, phase: pre.phase });
+        return {};
+      case 'complete':
+        await this.complete(picked, pre.message, crrLog);
+        return {};
+      case 'wait-unready':
+        crrLog.debug('waiting for the manager to acquire pod not-ready');
+        return {};
+      case 'requeue':
+        return { requeueAfterMs: pre.afterMs };
+      case 'manage':
+        return this.manage(picked, deps.runtimes.get(pre.runtime)!, pre.runtime, crrLog);
+    }
+  }
+
+  private async manage(crr: ContainerRecreateRequest, runtime: RuntimeService, runtimeName: string, log: Logger): Promise<Result> {
+    const { deps } = this;
+    const podUid = crr.metadata?.labels?.[CRRPodUIDLabel] ?? '';
+    const containers = await readPodContainers(runtime, runtimeName, podUid);
+    const states = currentStates(crr, containers, deps.now());
+    const presentNames = new Set(containers.map((c) => c.name));
+    const killOutcomes = new Map<string, KillOutcome>();
+    for (;;) {
+      const d = planManage({ crr, states, presentNames, killOutcomes });
+      switch (d.type) {
+        case 'kill':
+          killOutcomes.set(d.container, await this.kill(crr, d.container, newestByName(containers, d.container)!, runtime, log));
+          continue;
+        case 'patch-states':
+          deps.expectations.expect(objectKey(crr), await deps.writer.patchStates(crr, d.states));
+          return {};
+        case 'complete':
+          await this.complete(crr, d.message, log);
+          return {};
+        case 'wait':
+          return d.requeueAfterMs ? { requeueAfterMs: d.requeueAfterMs } : {};
+      }
+    }
+  }
+
+  private async kill(crr: ContainerRecreateRequest, name: string, obs: ObservedContainer, runtime: RuntimeService, log: Logger): Promise<KillOutcome> {
+    const { deps } = this;
+    const container = crr.spec!.containers.find((c) => c.name === name)!;
+    const pod = { namespace: crr.metadata?.namespace ?? '', name: crr.spec?.podName ?? '', uid: crr.metadata?.labels?.[CRRPodUIDLabel] ?? '' };
+    const started = deps.now();
+    let outcome: KillOutcome;
+    try {
+      await killContainer({ runtime, emitEvent: deps.emitEvent, now: deps.now, httpGet: deps.httpGet },
+        { pod, container, criId: obs.criId, crrName: crr.metadata?.name ?? '', graceSeconds: crr.spec?.strategy?.terminationGracePeriodSeconds });
+      outcome = { ok: true };
+      log.info({ container: name, containerID: obs.id }, 'stopped container');
+    } catch (err) {
+      outcome = { ok: false, error: err instanceof Error ? err.message : String(err) };
+      log.warn({ container: name, containerID: obs.id, err }, 'failed to stop container');
+    }
+    deps.onOutcome?.({ kind: 'kill', crr: objectKey(crr), container: name, ok: outcome.ok, durationMs: deps.now() - started });
+    return outcome;
+  }
+
+  private async complete(crr: ContainerRecreateRequest, message: string, log: Logger): Promise<void> {
+    const { deps } = this;
+    const now = deps.now();
+    const status: ContainerRecreateRequestStatus = { ...crr.status, phase: 'Completed', completionTime: apiTime(now), message };
+    await this.writeStatus(crr, status);
+    const failed = message !== '' || (status.containerRecreateStates ?? []).some((s) => s.phase === 'Failed');
+    log.info({ message, result: failed ? 'failed' : 'succeeded' }, 'completed ContainerRecreateRequest');
+    const created = timeMs(crr.metadata?.creationTimestamp);
+    deps.onOutcome?.({ kind: 'complete', crr: objectKey(crr), result: failed ? 'failed' : 'succeeded', message, durationMs: created === undefined ? 0 : now - created });
+  }
+
+  private async writeStatus(crr: ContainerRecreateRequest, status: ContainerRecreateRequestStatus): Promise<void> {
+    this.deps.expectations.expect(objectKey(crr), await this.deps.writer.updateStatus(crr, status));
+  }
+
+  /** False while the cache still shows a copy older than our last write to it (for at most 10 s). */
+  private cacheIsCurrent(crr: ContainerRecreateRequest, log: Logger): boolean {
+    const key = objectKey(crr);
+    const check = this.deps.expectations.check(key, crr.metadata?.resourceVersion);
+    if (check.satisfied) return true;
+    if (check.waitedMs < MAX_EXPECTATION_WAIT_MS) return false;
+    log.warn({ crr: key, waitedMs: check.waitedMs }, 'cache has not shown our last write; trusting it');
+    this.deps.expectations.delete(key);
+    return true;
+  }
+}
