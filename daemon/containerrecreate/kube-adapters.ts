@@ -17,27 +17,25 @@ export type CrrObject = ContainerRecreateRequest & KubernetesObject;
 
 const CRR = { group: 'apps.kruise.io', version: 'v1alpha1', plural: 'containerrecreaterequests' } as const;
 
-/** Where the syncer's writes go. Each resolves with the CRR's new resourceVersion. */
+/** Where the syncer's writes go. Each resolves with the CRR as the server stored it. */
 export interface CrrWriter {
-  /** Replaces the status subresource (optimistic concurrency on the cached resourceVersion). */
-  updateStatus(crr: ContainerRecreateRequest, status: ContainerRecreateRequestStatus): Promise<string | undefined>;
+  /** Replaces the status subresource (optimistic concurrency on the given resourceVersion). */
+  updateStatus(crr: ContainerRecreateRequest, status: ContainerRecreateRequestStatus): Promise<ContainerRecreateRequest>;
   /** Merge-patches status.containerRecreateStates. */
-  patchStates(crr: ContainerRecreateRequest, states: RecreateState[]): Promise<string | undefined>;
+  patchStates(crr: ContainerRecreateRequest, states: RecreateState[]): Promise<ContainerRecreateRequest>;
 }
 
 export function kubeCrrWriter(custom: CustomObjectsApi): CrrWriter {
   const target = (crr: ContainerRecreateRequest) => ({ ...CRR, namespace: crr.metadata?.namespace ?? '', name: crr.metadata?.name ?? '' });
   return {
     async updateStatus(crr, status) {
-      const res = await custom.replaceNamespacedCustomObjectStatus({ ...target(crr), body: { ...crr, status } }) as CrrObject;
-      return res?.metadata?.resourceVersion;
+      return await custom.replaceNamespacedCustomObjectStatus({ ...target(crr), body: { ...crr, status } }) as CrrObject;
     },
     async patchStates(crr, states) {
-      const res = await custom.patchNamespacedCustomObjectStatus(
+      return await custom.patchNamespacedCustomObjectStatus(
         { ...target(crr), body: { status: { containerRecreateStates: states } } },
         setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
       ) as CrrObject;
-      return res?.metadata?.resourceVersion;
     },
   };
 }

@@ -81,23 +81,22 @@ function put(w: ReturnType<typeof world>, o: CrrOptions) {
   w.store.put(crr({ createdAt: T0, ...o }));
 }
 
-test('one container: Recreating, killed once, recreated by kubelet, Succeeded when reported ready, then Completed', async () => {
+test('one container: one sync takes it to Recreating and stops it; Succeeded and Completed once reported ready', async () => {
   const w = world();
   put(w, { containers: withContainers(w, 'app') });
   await w.sync();
   assert.equal(phaseOf(w), 'Recreating');
-  await w.sync();
-  assert.deepEqual(statesOf(w), ['app:Pending']);
-  await w.sync();
   assert.deepEqual(w.rt.callsOf('stopContainer'), [['app-1', 30]]);
   assert.deepEqual(statesOf(w), ['app:Recreating*']);
+  assert.deepEqual(w.store.writes.map((x) => x.kind), ['status', 'states', 'states'], 'the same writes as upstream, in order');
+  assert.deepEqual(w.store.writes[1]?.body, [{ name: 'app', phase: 'Pending' }]);
   w.kubeletRestarts();
   assert.deepEqual(await w.sync(), {});
   assert.equal(w.rt.callsOf('stopContainer').length, 1, 'the recreated container must not be killed again');
+  assert.equal(w.store.writes.length, 3);
   w.managerReportsReady('crr-1', 'app');
   await w.sync();
   assert.deepEqual(statesOf(w), ['app:Succeeded*']);
-  await w.sync();
   assert.equal(phaseOf(w), 'Completed');
   assert.equal(w.store.get('crr-1')?.status?.message, '');
   assert.match(w.store.get('crr-1')?.status?.completionTime ?? '', /^2026-03-01T10:01:\d\dZ$/);
@@ -107,23 +106,22 @@ test('one container: Recreating, killed once, recreated by kubelet, Succeeded wh
   assert.equal(w.store.writes.length, 5, 'a completed CRR is left alone');
 });
 
-test('orderedRecreate: the second container is killed only after the first Succeeded', async () => {
+test('orderedRecreate: the second container is stopped only after the first Succeeded', async () => {
   const w = world();
   put(w, { containers: withContainers(w, 'a', 'b'), strategy: { orderedRecreate: true } });
-  for (let i = 0; i < 3; i++) await w.sync();
+  await w.sync();
   assert.deepEqual(w.rt.callsOf('stopContainer'), [['a-1', 30]]);
   w.kubeletRestarts();
   await w.sync();
   await w.sync();
   assert.deepEqual(w.rt.callsOf('stopContainer').length, 1);
+  assert.deepEqual(statesOf(w), ['a:Recreating*', 'b:Pending']);
   w.managerReportsReady('crr-1', 'a');
   await w.sync();
-  assert.deepEqual(statesOf(w), ['a:Succeeded*', 'b:Pending']);
-  await w.sync();
   assert.deepEqual(w.rt.callsOf('stopContainer'), [['a-1', 30], ['b-1', 30]]);
+  assert.deepEqual(statesOf(w), ['a:Succeeded*', 'b:Recreating*']);
   w.kubeletRestarts();
   w.managerReportsReady('crr-1', 'a', 'b');
-  await w.sync();
   await w.sync();
   assert.equal(phaseOf(w), 'Completed');
 });
@@ -186,29 +184,27 @@ test('a second CRR for the same pod waits in Pending until the first completes',
   put(w, { name: 'crr-2', containers, createdAt: T0 + 1_000 });
   await w.sync();
   assert.deepEqual([phaseOf(w, 'crr-1'), phaseOf(w, 'crr-2')], ['Recreating', 'Pending']);
-  await w.sync();
-  await w.sync();
   w.kubeletRestarts();
   w.managerReportsReady('crr-1', 'app');
-  await w.sync();
   await w.sync();
   assert.deepEqual([phaseOf(w, 'crr-1'), phaseOf(w, 'crr-2')], ['Completed', 'Pending']);
   await w.sync();
   assert.equal(phaseOf(w, 'crr-2'), 'Recreating');
+  assert.equal(w.rt.callsOf('stopContainer').length, 1, 'crr-2 found its container already recreated');
 });
 
 test('a stale cache copy never causes a second kill', async () => {
   const w = world();
   put(w, { containers: withContainers(w, 'app') });
-  await w.sync();
-  await w.sync();
   const before = structuredClone(w.store.list());
   await w.sync();
   assert.equal(w.rt.callsOf('stopContainer').length, 1);
   w.setCache(() => before);
   assert.deepEqual(await w.sync(), { requeueAfterMs: 1_000 });
   assert.equal(w.rt.callsOf('stopContainer').length, 1);
+  // After 10 s the stale copy is trusted again: its first write fails on the resourceVersion, before any kill.
   w.advance(11_000);
+  await assert.rejects(w.sync(), /conflict/);
   w.setCache(undefined);
   await w.sync();
   assert.equal(w.rt.callsOf('stopContainer').length, 1);
@@ -221,7 +217,7 @@ test('CRI unavailable makes the sync throw (the runner retries with backoff) and
   await assert.rejects(w.sync(), /connection refused/);
   assert.equal(w.store.writes.length, 0);
   await w.sync();
-  assert.deepEqual(statesOf(w), ['app:Pending']);
+  assert.deepEqual(statesOf(w), ['app:Recreating*']);
 });
 
 test('unreadyGracePeriodSeconds: nothing happens before the stamp, the sync is requeued within the grace, then it kills', async () => {
@@ -233,7 +229,6 @@ test('unreadyGracePeriodSeconds: nothing happens before the stamp, the sync is r
   w.store.put({ ...c, metadata: { ...c.metadata, annotations: { 'crr.apps.kruise.io/unready-acquired': '2026-03-01T10:01:00Z' } } });
   assert.deepEqual(await w.sync(), { requeueAfterMs: 3_100 });
   w.advance(3_000);
-  await w.sync();
   await w.sync();
   assert.equal(w.rt.callsOf('stopContainer').length, 1);
 });

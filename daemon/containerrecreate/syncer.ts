@@ -39,6 +39,8 @@ export interface SyncerDeps {
 }
 
 const STALE_RETRY_MS = 1_000;
+/** Bound on the plan → write → plan steps of one sync (each step makes progress; this only guards a bug). */
+const MAX_STEPS = 8;
 
 /** RFC3339 with whole seconds, as metav1.Time serialises. */
 export const apiTime = (ms: number): string => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
@@ -55,22 +57,29 @@ export class CrrSyncer {
     if (!picked) return stale ? { requeueAfterMs: STALE_RETRY_MS } : {};
 
     const crrLog = log.child({ crr: objectKey(picked) });
-    const pre = planPreamble({ crr: picked, podPresent: await deps.podPresent(picked), runtimes: new Set(deps.runtimes.keys()), nowMs: deps.now() });
-    switch (pre.type) {
-      case 'set-phase':
-        await this.writeStatus(picked, { ...picked.status, phase: pre.phase });
-        return {};
-      case 'complete':
-        await this.complete(picked, pre.message, crrLog);
-        return {};
-      case 'wait-unready':
-        crrLog.debug('waiting for the manager to acquire pod not-ready');
-        return {};
-      case 'requeue':
-        return { requeueAfterMs: pre.afterMs };
-      case 'manage':
-        return this.manage(picked, deps.runtimes.get(pre.runtime)!, pre.runtime, crrLog);
+    const podPresent = await deps.podPresent(picked);
+    let crr = picked;
+    // A write's response is the CRR's newest version, so the sync goes on with it instead of waiting for the watch
+    // to bring it back: the same writes in the same order as upstream, one watch round trip fewer per step.
+    for (let step = 0; step < MAX_STEPS; step++) {
+      const pre = planPreamble({ crr, podPresent, runtimes: new Set(deps.runtimes.keys()), nowMs: deps.now() });
+      switch (pre.type) {
+        case 'set-phase':
+          crr = await this.writeStatus(crr, { ...crr.status, phase: pre.phase });
+          continue;
+        case 'complete':
+          await this.complete(crr, pre.message, crrLog);
+          return {};
+        case 'wait-unready':
+          crrLog.debug('waiting for the manager to acquire pod not-ready');
+          return {};
+        case 'requeue':
+          return { requeueAfterMs: pre.afterMs };
+        case 'manage':
+          return this.manage(crr, deps.runtimes.get(pre.runtime)!, pre.runtime, crrLog);
+      }
     }
+    return {};
   }
 
   private async manage(crr: ContainerRecreateRequest, runtime: RuntimeService, runtimeName: string, log: Logger): Promise<Result> {
@@ -80,15 +89,17 @@ export class CrrSyncer {
     const states = currentStates(crr, containers, deps.now());
     const presentNames = new Set(containers.map((c) => c.name));
     const killOutcomes = new Map<string, KillOutcome>();
-    for (;;) {
+    for (let step = 0; step < MAX_STEPS; step++) {
       const d = planManage({ crr, states, presentNames, killOutcomes });
       switch (d.type) {
         case 'kill':
           killOutcomes.set(d.container, await this.kill(crr, d.container, newestByName(containers, d.container)!, runtime, log));
           continue;
         case 'patch-states':
-          deps.expectations.expect(objectKey(crr), await deps.writer.patchStates(crr, d.states));
-          return {};
+          crr = await this.track(crr, deps.writer.patchStates(crr, d.states));
+          // At most one kill per round: after one, the next round starts from the watch event of this patch.
+          if (killOutcomes.size > 0) return {};
+          continue;
         case 'complete':
           await this.complete(crr, d.message, log);
           return {};
@@ -96,6 +107,7 @@ export class CrrSyncer {
           return d.requeueAfterMs ? { requeueAfterMs: d.requeueAfterMs } : {};
       }
     }
+    return {};
   }
 
   private async kill(crr: ContainerRecreateRequest, name: string, obs: ObservedContainer, runtime: RuntimeService, log: Logger): Promise<KillOutcome> {
@@ -128,8 +140,15 @@ export class CrrSyncer {
     deps.onOutcome?.({ kind: 'complete', crr: objectKey(crr), result: failed ? 'failed' : 'succeeded', message, durationMs: created === undefined ? 0 : now - created });
   }
 
-  private async writeStatus(crr: ContainerRecreateRequest, status: ContainerRecreateRequestStatus): Promise<void> {
-    this.deps.expectations.expect(objectKey(crr), await this.deps.writer.updateStatus(crr, status));
+  private writeStatus(crr: ContainerRecreateRequest, status: ContainerRecreateRequestStatus): Promise<ContainerRecreateRequest> {
+    return this.track(crr, this.deps.writer.updateStatus(crr, status));
+  }
+
+  /** Records the written version, so a cache still showing an older one is not acted on. */
+  private async track(crr: ContainerRecreateRequest, write: Promise<ContainerRecreateRequest>): Promise<ContainerRecreateRequest> {
+    const updated = await write;
+    this.deps.expectations.expect(objectKey(crr), updated.metadata?.resourceVersion);
+    return updated;
   }
 
   /** False while the cache still shows a copy older than our last write to it (for at most 10 s). */

@@ -76,14 +76,14 @@ export class MemoryCrrStore implements CrrWriter {
     return [...this.items.values()];
   }
 
-  async updateStatus(c: ContainerRecreateRequest, status: ContainerRecreateRequestStatus): Promise<string> {
+  async updateStatus(c: ContainerRecreateRequest, status: ContainerRecreateRequestStatus): Promise<ContainerRecreateRequest> {
     const stored = this.mustGet(c);
     if (stored.metadata?.resourceVersion !== c.metadata?.resourceVersion) throw Object.assign(new Error('conflict'), { code: 409 });
     this.writes.push({ kind: 'status', name: c.metadata!.name!, body: structuredClone(status) });
     return this.save({ ...stored, status: structuredClone(status) });
   }
 
-  async patchStates(c: ContainerRecreateRequest, s: RecreateState[]): Promise<string> {
+  async patchStates(c: ContainerRecreateRequest, s: RecreateState[]): Promise<ContainerRecreateRequest> {
     const stored = this.mustGet(c);
     this.writes.push({ kind: 'states', name: c.metadata!.name!, body: structuredClone(s) });
     return this.save({ ...stored, status: { ...stored.status, containerRecreateStates: structuredClone(s) } });
@@ -95,10 +95,9 @@ export class MemoryCrrStore implements CrrWriter {
     return stored;
   }
 
-  private save(c: ContainerRecreateRequest): string {
-    const rv = String(++this.rv);
-    c.metadata = { ...c.metadata, resourceVersion: rv };
+  private save(c: ContainerRecreateRequest): ContainerRecreateRequest {
+    c.metadata = { ...c.metadata, resourceVersion: String(++this.rv) };
     this.put(c);
-    return rv;
+    return structuredClone(c);
   }
 }
