@@ -6,6 +6,7 @@
 // Without KUBECONFIG it starts its own local cluster through e2e/cluster.sh (and tears it down); with KUBECONFIG it
 // uses that cluster, which must run the kruise-ts webhook and controller. containerd is always its own.
 import { spawnSync } from 'node:child_process';
+import { cpus, loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { KubernetesObject } from '@kubernetes/client-node';
@@ -15,6 +16,7 @@ import type { ContainerRecreateRequest } from '../../shared/api/container-recrea
 import { makeKube } from '../../shared/kube/client.js';
 import { resources } from '../../shared/kube/resources.js';
 import { makeRest, type KubeRest } from '../../shared/kube/rest.js';
+import { destination, pino } from 'pino';
 import { silentLogger } from '../../shared/log.js';
 import { CriNodeStandin } from '../../e2e/harness/cri-node-standin.js';
 import { KubeletCri, startRuntimeEnv } from '../../e2e/harness/runtime/index.js';
@@ -37,6 +39,7 @@ const fmt = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return `p50 ${pct(s, 50).toFixed(1)} ms  p90 ${pct(s, 90).toFixed(1)} ms  p99 ${pct(s, 99).toFixed(1)} ms  min ${s[0]?.toFixed(1)} ms  max ${s[s.length - 1]?.toFixed(1)} ms  (n=${s.length})`;
 };
+const log = (line: string) => { if (process.env.CRR_BENCH_LOG) process.stderr.write(`# ${line}\n`); };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function waitFor<T>(what: string, f: () => Promise<T | undefined | false>, timeoutMs: number): Promise<T> {
@@ -66,7 +69,9 @@ async function bench(): Promise<void> {
     await standin.start();
     const kills = new Map<string, number>();
     const exec = startContainerRecreateExecutor({
-      kube, nodeName: NODE, runtimes: new Map([['containerd', cri.runtime]]), log: silentLogger(), signal: stop.signal,
+      kube, nodeName: NODE, runtimes: new Map([['containerd', cri.runtime]]), signal: stop.signal,
+      // CRR_BENCH_LOG=<file> keeps the executor's trace log, to see where the time goes.
+      log: process.env.CRR_BENCH_LOG ? pino({ level: 'trace' }, destination({ dest: process.env.CRR_BENCH_LOG, sync: false })) : silentLogger(),
       onOutcome: (o: ExecutorOutcome) => { if (o.kind === 'kill') kills.set(o.crr, Date.now() - o.durationMs); },
     });
     executorDone = exec.done;
@@ -87,6 +92,15 @@ async function bench(): Promise<void> {
       id = await kubelet.startContainer(sandbox, { namespace: NS, name: 'baseline', uid: base.uid }, { name: 'app', image, command: APP, attempt: i + 1 });
     }
 
+    // Baseline: one API write (a merge patch) and its answer, the unit the CRR path is made of.
+    const apiWrite: number[] = [];
+    await rest.create(resources.configMaps, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { namespace: NS, name: 'probe' } } as KubernetesObject);
+    for (let i = 0; i < RUNS; i++) {
+      const t0 = performance.now();
+      await rest.patch(resources.configMaps, { namespace: NS, name: 'probe' }, 'merge', { metadata: { annotations: { n: String(i) } } });
+      apiWrite.push(performance.now() - t0);
+    }
+
     await standin.createPod({ namespace: NS, name: 'target', containers: [{ name: 'app', command: APP }], terminationGracePeriodSeconds: 10 });
     const toStopped: number[] = [];
     const toKill: number[] = [];
@@ -98,14 +112,17 @@ async function bench(): Promise<void> {
       const oldId = history[history.length - 1]!;
       const t0 = Date.now();
       try {
+        log(`create ${name} at ${t0}`);
         await rest.create<Crr>(resources.containerRecreateRequests, {
           apiVersion: 'apps.kruise.io/v1alpha1', kind: 'ContainerRecreateRequest', metadata: { namespace: NS, name },
           spec: { podName: 'target', containers: [{ name: 'app' }], strategy: {}, ttlSecondsAfterFinished: 5 },
         } as Crr);
+        log(`created ${name} at ${Date.now()}`);
         const stoppedMs = await waitFor(`${name}: container stopped`, async () => {
           const st = await cri.runtime.containerStatus(oldId);
           return st.state === 'exited' && Number(st.finishedAtNs / 1_000_000n);
         }, RUN_TIMEOUT_MS);
+        log(`stopped ${name} at ${stoppedMs}`);
         await waitFor(`${name}: Completed`, async () =>
           (await rest.find<Crr>(resources.containerRecreateRequests, { namespace: NS, name }))?.status?.phase === 'Completed', RUN_TIMEOUT_MS);
         if (i < WARMUP) continue;
@@ -127,7 +144,9 @@ async function bench(): Promise<void> {
       `  of which CRR created → daemon starts the kill: ${fmt(toKill)}`,
       `CRR created → CRR Completed (kubelet stand-in restarts within 50 ms, manager syncs readiness): ${fmt(toCompleted)}`,
       `baseline, StopContainer straight through CRI → stopped: ${fmt(direct)}`,
-      `ratio p50 CRR→stopped / direct stop: ${(p50(toStopped) / p50(direct)).toFixed(1)}x; failures: ${failures}; target p50 ≤ 300 ms`,
+      `baseline, one API write (merge patch) round trip: ${fmt(apiWrite)}`,
+      `p50 ratios: CRR→stopped / direct stop ${(p50(toStopped) / p50(direct)).toFixed(1)}x, CRR→stopped / one API write ${(p50(toStopped) / p50(apiWrite)).toFixed(1)}x`,
+      `failures: ${failures}; target p50 ≤ 300 ms; load average at the end: ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${cpus().length} CPUs`,
       '',
     ].join('\n'));
   } finally {

@@ -84,6 +84,7 @@ export function startContainerRecreateExecutor(deps: ContainerRecreateExecutorDe
     const key = objectKey(crr);
     if (!caches.crrs.get(key)) expectations.delete(key);
     if (!finished(crr) && crr.spec?.podName) queue.add(podKey(crr));
+    log.trace({ crr: key, resourceVersion: crr.metadata?.resourceVersion, phase: crr.status?.phase }, 'CRR event');
   });
 
   const syncer = new CrrSyncer({

@@ -6,7 +6,7 @@ import { parseContainerId, readPodContainers } from './observed.js';
 
 const labels = (uid: string, name: string) => ({ 'io.kubernetes.pod.uid': uid, 'io.kubernetes.container.name': name });
 
-test('the pod\'s containers come newest first, with kubelet\'s restart count and the runtime-qualified ID', async () => {
+test('the pod\'s containers come newest first, with kubelet\'s restart count and the runtime-qualified ID; only the newest of a name is inspected', async () => {
   const rt = new FakeRuntime();
   rt.addContainer({ id: 'old', name: 'app', state: 'exited', createdAtNs: 1_000_000_000n, startedAtNs: 1_500_000_000n, labels: labels('u1', 'app'), annotations: { 'io.kubernetes.container.restartCount': '0' } });
   rt.addContainer({ id: 'new', name: 'app', createdAtNs: 3_000_000_000n, startedAtNs: 3_200_000_000n, labels: labels('u1', 'app'), annotations: { 'io.kubernetes.container.restartCount': '1' } });
@@ -16,8 +16,9 @@ test('the pod\'s containers come newest first, with kubelet\'s restart count and
   assert.deepEqual(got, [
     { id: 'containerd://new', criId: 'new', name: 'app', state: 'running', createdAtNs: 3_000_000_000n, startedAtMs: 3_200, restartCount: 1 },
     { id: 'containerd://made', criId: 'made', name: 'side', state: 'created', createdAtNs: 2_000_000_000n, restartCount: 0 },
-    { id: 'containerd://old', criId: 'old', name: 'app', state: 'exited', createdAtNs: 1_000_000_000n, startedAtMs: 1_500, restartCount: 0 },
+    { id: 'containerd://old', criId: 'old', name: 'app', state: 'exited', createdAtNs: 1_000_000_000n, restartCount: 0 },
   ]);
+  assert.deepEqual(rt.callsOf('containerStatus').map((c) => c[0]).sort(), ['made', 'new']);
   assert.deepEqual(rt.callsOf('listContainers'), [[{ labelSelector: { 'io.kubernetes.pod.uid': 'u1' } }]]);
 });
 

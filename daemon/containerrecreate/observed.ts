@@ -33,30 +33,40 @@ export function parseContainerId(s: string | undefined): ParsedContainerId | und
   return m ? { runtime: m[1]!, id: m[2]! } : undefined;
 }
 
-/** The pod's containers, newest first. A container removed between the list and its status is left out. */
+/**
+ * The pod's containers, newest first. Only the newest instance of each name is ever judged, so only those get a
+ * ContainerStatus call (in parallel; older instances keep what ListContainers says). A container removed between
+ * the list and its status is left out.
+ */
 export async function readPodContainers(runtime: RuntimeService, runtimeName: string, podUid: string): Promise<ObservedContainer[]> {
-  const listed = await runtime.listContainers({ labelSelector: { [POD_UID_LABEL]: podUid } });
-  const out: ObservedContainer[] = [];
-  for (const c of listed) {
+  const listed = (await runtime.listContainers({ labelSelector: { [POD_UID_LABEL]: podUid } }))
+    .sort((a, b) => (a.createdAtNs === b.createdAtNs ? 0 : a.createdAtNs > b.createdAtNs ? -1 : 1));
+  const seen = new Set<string>();
+  const observed = await Promise.all(listed.map(async (c): Promise<ObservedContainer | undefined> => {
+    const name = c.labels[CONTAINER_NAME_LABEL] ?? '';
+    const base = { id: `${runtimeName}://${c.id}`, criId: c.id, name, state: c.state, createdAtNs: c.createdAtNs, restartCount: restartCountOf(c.annotations) };
+    if (seen.has(name)) return base;
+    seen.add(name);
     let status;
     try {
       status = await runtime.containerStatus(c.id);
     } catch (err) {
-      if (isCriError(err, 'not-found')) continue;
+      if (isCriError(err, 'not-found')) return undefined;
       throw err;
     }
-    const restarts = Number.parseInt(status.annotations[RESTART_COUNT_ANNOTATION] ?? '', 10);
-    out.push({
-      id: `${runtimeName}://${c.id}`,
-      criId: c.id,
-      name: status.labels[CONTAINER_NAME_LABEL] ?? c.labels[CONTAINER_NAME_LABEL] ?? '',
+    return {
+      ...base,
       state: status.state,
-      createdAtNs: status.createdAtNs,
       ...(status.state !== 'created' && status.startedAtNs > 0n ? { startedAtMs: Number(status.startedAtNs / 1_000_000n) } : {}),
-      restartCount: Number.isFinite(restarts) ? restarts : 0,
-    });
-  }
-  return out.sort((a, b) => (a.createdAtNs === b.createdAtNs ? 0 : a.createdAtNs > b.createdAtNs ? -1 : 1));
+      restartCount: restartCountOf(status.annotations),
+    };
+  }));
+  return observed.filter((c): c is ObservedContainer => c !== undefined);
+}
+
+function restartCountOf(annotations: Record<string, string>): number {
+  const n = Number.parseInt(annotations[RESTART_COUNT_ANNOTATION] ?? '', 10);
+  return Number.isFinite(n) ? n : 0;
 }
 
 /** The most recent instance of container `name` in a newest-first list. */

@@ -39,6 +39,12 @@ export interface SyncerDeps {
 }
 
 const STALE_RETRY_MS = 1_000;
+/** The picked CRR as this sync knows it: the server's latest copy, plus a status change not yet written. */
+interface Working {
+  crr: ContainerRecreateRequest;
+  unsaved: boolean;
+}
+
 /** Bound on the plan → write → plan steps of one sync (each step makes progress; this only guards a bug). */
 const MAX_STEPS = 8;
 
@@ -58,56 +64,72 @@ export class CrrSyncer {
 
     const crrLog = log.child({ crr: objectKey(picked) });
     const podPresent = await deps.podPresent(picked);
-    let crr = picked;
-    // A write's response is the CRR's newest version, so the sync goes on with it instead of waiting for the watch
-    // to bring it back: the same writes in the same order as upstream, one watch round trip fewer per step.
+    // The sync goes on with each write's response (the CRR's newest version) instead of waiting for the watch to
+    // bring it back, and the phase change to Recreating travels with the first container states: the CRR still
+    // shows Recreating and Pending states before any container is stopped, one API write and two watch round trips
+    // sooner than upstream.
+    let w: Working = { crr: picked, unsaved: false };
     for (let step = 0; step < MAX_STEPS; step++) {
-      const pre = planPreamble({ crr, podPresent, runtimes: new Set(deps.runtimes.keys()), nowMs: deps.now() });
+      const pre = planPreamble({ crr: w.crr, podPresent, runtimes: new Set(deps.runtimes.keys()), nowMs: deps.now() });
       switch (pre.type) {
         case 'set-phase':
-          crr = await this.writeStatus(crr, { ...crr.status, phase: pre.phase });
+          w = { crr: { ...w.crr, status: { ...w.crr.status, phase: pre.phase } }, unsaved: true };
           continue;
         case 'complete':
-          await this.complete(crr, pre.message, crrLog);
+          await this.complete(w.crr, pre.message, crrLog);
           return {};
         case 'wait-unready':
+          await this.save(w);
           crrLog.debug('waiting for the manager to acquire pod not-ready');
           return {};
         case 'requeue':
+          await this.save(w);
           return { requeueAfterMs: pre.afterMs };
         case 'manage':
-          return this.manage(crr, deps.runtimes.get(pre.runtime)!, pre.runtime, crrLog);
+          return this.manage(w, deps.runtimes.get(pre.runtime)!, pre.runtime, crrLog);
       }
     }
     return {};
   }
 
-  private async manage(crr: ContainerRecreateRequest, runtime: RuntimeService, runtimeName: string, log: Logger): Promise<Result> {
+  private async manage(w: Working, runtime: RuntimeService, runtimeName: string, log: Logger): Promise<Result> {
     const { deps } = this;
-    const podUid = crr.metadata?.labels?.[CRRPodUIDLabel] ?? '';
+    const podUid = w.crr.metadata?.labels?.[CRRPodUIDLabel] ?? '';
     const containers = await readPodContainers(runtime, runtimeName, podUid);
-    const states = currentStates(crr, containers, deps.now());
+    const states = currentStates(w.crr, containers, deps.now());
     const presentNames = new Set(containers.map((c) => c.name));
     const killOutcomes = new Map<string, KillOutcome>();
     for (let step = 0; step < MAX_STEPS; step++) {
-      const d = planManage({ crr, states, presentNames, killOutcomes });
+      const d = planManage({ crr: w.crr, states, presentNames, killOutcomes });
       switch (d.type) {
         case 'kill':
-          killOutcomes.set(d.container, await this.kill(crr, d.container, newestByName(containers, d.container)!, runtime, log));
+          w = await this.save(w);
+          killOutcomes.set(d.container, await this.kill(w.crr, d.container, newestByName(containers, d.container)!, runtime, log));
           continue;
         case 'patch-states':
-          crr = await this.track(crr, deps.writer.patchStates(crr, d.states));
-          // At most one kill per round: after one, the next round starts from the watch event of this patch.
+          w = w.unsaved
+            ? await this.save({ crr: { ...w.crr, status: { ...w.crr.status, containerRecreateStates: d.states } }, unsaved: true })
+            : { crr: await this.track(w.crr, deps.writer.patchStates(w.crr, d.states)), unsaved: false };
+          log.debug({ phase: w.crr.status?.phase, states: d.states, resourceVersion: w.crr.metadata?.resourceVersion }, 'wrote container states');
+          // At most one kill per round: after one, the next round starts from the watch event of this write.
           if (killOutcomes.size > 0) return {};
           continue;
         case 'complete':
-          await this.complete(crr, d.message, log);
+          await this.complete(w.crr, d.message, log);
           return {};
         case 'wait':
+          await this.save(w);
           return d.requeueAfterMs ? { requeueAfterMs: d.requeueAfterMs } : {};
       }
     }
+    await this.save(w);
     return {};
+  }
+
+  /** Writes a status change held back so far (the phase); a saved CRR is returned as is. */
+  private async save(w: Working): Promise<Working> {
+    if (!w.unsaved) return w;
+    return { crr: await this.writeStatus(w.crr, w.crr.status ?? {}), unsaved: false };
   }
 
   private async kill(crr: ContainerRecreateRequest, name: string, obs: ObservedContainer, runtime: RuntimeService, log: Logger): Promise<KillOutcome> {
