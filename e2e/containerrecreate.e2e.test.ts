@@ -81,7 +81,7 @@ describe('ContainerRecreateRequest', { skip: typeof s === 'string' ? s : false, 
   after(async () => {
     stop.abort();
     await executorDone;
-    await standin?.stop();
+    await standin?.stop({ removeNode: true }).catch(() => undefined);
     kubelet?.close();
     cri?.close();
     await restarted?.stop();

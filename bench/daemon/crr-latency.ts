@@ -152,12 +152,11 @@ async function bench(): Promise<void> {
   } finally {
     stop.abort();
     await executorDone;
-    await standin?.stop();
+    await standin?.stop({ removeNode: true }).catch(() => undefined);
     kubelet.close();
     cri.close();
     await env.stop();
     await rest.delete(resources.namespaces, { name: NS }).catch(() => undefined);
-    await rest.delete(resources.nodes, { name: NODE }).catch(() => undefined);
   }
 }
 

@@ -65,10 +65,14 @@ export class CriNodeStandin {
     this.timer = setInterval(() => void this.tick(), this.o.pollMs ?? 200);
   }
 
-  async stop(): Promise<void> {
+  /** Stops the loops; with `removeNode`, also deletes the Node and its Lease. */
+  async stop(opts: { removeNode?: boolean } = {}): Promise<void> {
     clearInterval(this.timer);
     clearInterval(this.heartbeat);
     while (this.busy) await new Promise((r) => setTimeout(r, 20));
+    if (!opts.removeNode) return;
+    await this.o.rest.delete(leases, { namespace: 'kube-node-lease', name: this.o.nodeName });
+    await this.o.rest.delete(resources.nodes, { name: this.o.nodeName });
   }
 
   private async beat(): Promise<void> {
