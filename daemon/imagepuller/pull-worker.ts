@@ -46,25 +46,33 @@ class StoppedError extends Error {}
 /** Go's utilerrors.NewAggregate(...).Error(). */
 const aggregate = (msgs: string[]): string => (msgs.length === 1 ? msgs[0] : `[${msgs.join(', ')}]`);
 
-async function race<T>(p: Promise<T>, ref: string, signal: AbortSignal, clock: PullClock, timeoutMs: number): Promise<T> {
+/**
+ * Runs one attempt against stop and the per-attempt timeout, like upstream's select. Whichever ends it first
+ * also aborts the signal handed to `run`, so the RPC still in flight is cancelled on the wire, not left running.
+ */
+async function race<T>(run: (signal: AbortSignal) => Promise<T>, ref: string, signal: AbortSignal, clock: PullClock, timeoutMs: number): Promise<T> {
   const timer = new AbortController();
+  const call = new AbortController();
   const onStop = () => timer.abort();
   signal.addEventListener('abort', onStop, { once: true });
   const expired = clock.sleep(timeoutMs, timer.signal).then(() => {
     throw signal.aborted ? new StoppedError(`pulling image ${ref} is stopped`) : new Error(`pulling image ${ref} is canceled`);
   });
+  const attempt = run(call.signal);
   try {
-    return await Promise.race([p, expired]);
+    return await Promise.race([attempt, expired]);
   } finally {
     signal.removeEventListener('abort', onStop);
     timer.abort();
+    call.abort();
     expired.catch(() => undefined);
+    attempt.catch(() => undefined);
   }
 }
 
 /** The runtime's image whose repoTags include (name, tag) once normalised, as upstream's ContainsImage. */
-async function findImage(images: ImageService, task: PullTask): Promise<Image | undefined> {
-  for (const img of await images.listImages()) {
+async function findImage(images: ImageService, task: PullTask, signal?: AbortSignal): Promise<Image | undefined> {
+  for (const img of await images.listImages(undefined, signal ? { signal } : undefined)) {
     for (const t of img.repoTags) {
       try {
         const n = normalizeImageRef(t);
@@ -76,12 +84,12 @@ async function findImage(images: ImageService, task: PullTask): Promise<Image | 
 }
 
 /** One attempt; the caller races it against stop and the per-attempt timeout, like upstream's select. */
-async function attempt(task: PullTask, deps: RunPullDeps, timeoutMs: number): Promise<void> {
+async function attempt(task: PullTask, deps: RunPullDeps, timeoutMs: number, signal: AbortSignal): Promise<void> {
   const ref = `${task.name}:${task.tag}`;
-  if (task.ifNotPresent && (await findImage(deps.images, task))) return;
+  if (task.ifNotPresent && (await findImage(deps.images, task, signal))) return;
   const pull = (auth?: AuthConfig) => {
     const req = { image: ref, ...(auth ? { auth } : {}), ...(task.sandboxConfig ? { sandboxConfig: task.sandboxConfig } : {}) };
-    return deps.images.pullImage(req, { timeoutMs: timeoutMs + CRI_DEADLINE_MARGIN_MS });
+    return deps.images.pullImage(req, { timeoutMs: timeoutMs + CRI_DEADLINE_MARGIN_MS, signal });
   };
   if (deps.auths.length === 0) {
     try {
@@ -133,7 +141,7 @@ export async function runPull(task: PullTask, deps: RunPullDeps, signal: AbortSi
       timeoutMs = Math.min(timeoutMs, left);
     }
     try {
-      await race(attempt(task, deps, timeoutMs), `${task.name}:${task.tag}`, signal, clock, timeoutMs);
+      await race((s) => attempt(task, deps, timeoutMs, s), `${task.name}:${task.tag}`, signal, clock, timeoutMs);
       const imageID = await imageIdOf(deps.images, task);
       const status: ImageTagStatus = { ...base, phase: 'Succeeded', progress: 100, completionTime: toApiTime(clock.nowMs()), ...(imageID ? { imageID } : {}) };
       if (signal.aborted) return undefined;
