@@ -3,6 +3,8 @@
 import type { Logger } from 'pino';
 import type { DaemonConfig } from '../shared/config.js';
 import type { Kube } from '../shared/kube/client.js';
+import type { InformerFactory } from '../shared/kube/informer-factory.js';
+import type { KubeRest } from '../shared/kube/rest.js';
 import type { CriConnection } from './cri/grpc-runtime.js';
 import type { HealthCheck } from './health.js';
 import type { DaemonMetrics } from './metrics.js';
@@ -11,6 +13,10 @@ export interface DaemonContext {
   config: DaemonConfig;
   log: Logger;
   kube: Kube;
+  /** Plain-JSON REST calls (status subresources, events, patches). */
+  rest: KubeRest;
+  /** Shared informers, stopped with `signal`; scope every one to this node or namespace. */
+  informers: InformerFactory;
   cri: CriConnection;
   /** e.g. `containerd`: the scheme of container IDs on this node (`containerd://<id>`). */
   runtimeName: string;

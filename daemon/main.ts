@@ -3,6 +3,8 @@
 import { setMaxListeners } from 'node:events';
 import { ConfigError, loadDaemonConfig, type DaemonConfig } from '../shared/config.js';
 import { makeKube } from '../shared/kube/client.js';
+import { informerFactory } from '../shared/kube/informer-factory.js';
+import { makeRest } from '../shared/kube/rest.js';
 import { createLogger } from '../shared/log.js';
 import type { DaemonContext, NodeController } from './context.js';
 import { connectRuntime } from './cri/connect.js';
@@ -36,8 +38,11 @@ async function main(): Promise<void> {
 
   const runtime = await connectRuntime({ endpoint: cfg.criEndpoint, socketFile: cfg.criSocketFile });
   log.info({ node: cfg.nodeName, socket: runtime.socketPath, runtime: runtime.runtimeName }, 'connected to the container runtime');
+  const kube = makeKube(cfg);
+  const rest = makeRest(kube.kc);
   const ctx: DaemonContext = {
-    config: cfg, log, kube: makeKube(cfg), cri: runtime.cri, runtimeName: runtime.runtimeName, metrics, signal: stop.signal,
+    config: cfg, log, kube, rest, informers: informerFactory({ kc: kube.kc, rest, signal: stop.signal, log }),
+    cri: runtime.cri, runtimeName: runtime.runtimeName, metrics, signal: stop.signal,
   };
 
   // The node-local controllers, in upstream's order. The ContainerRecreateRequest executor joins this list.

@@ -1,56 +1,49 @@
 // Wiring of the node's image puller (spec/daemon-and-controllers.md §1.5, §2.4): an informer on the one NodeImage
 // named after the node, an informer on Secrets in the daemon's namespace, and ImagePuller driven by a keyed queue.
-import type { KubernetesListObject, KubernetesObject, V1Secret } from '@kubernetes/client-node';
-import { KRUISE_GROUP } from '../../shared/api/meta.js';
+import type { V1Secret } from '@kubernetes/client-node';
 import type { NodeImage } from '../../shared/api/node-image.js';
 import { realClock } from '../../shared/clock.js';
-import { coreEventsApi, EventRecorder } from '../../shared/kube/events.js';
-import { makeListWatch, startInformer } from '../../shared/kube/informer.js';
+import { eventRecorder } from '../../shared/kube/event-recorder.js';
+import { resources } from '../../shared/kube/resources.js';
 import { WorkQueue } from '../../shared/reconcile/queue.js';
 import { runReconciler } from '../../shared/reconcile/runner.js';
 import type { DaemonContext, NodeController } from '../context.js';
 import { syncedCheck } from '../health.js';
 import { daemonRateLimiter } from '../rate-limiter.js';
+import type { PullEvent } from './events.js';
 import { ImagePuller } from './puller.js';
 import { realClock as pullClock } from './pull-worker.js';
 import { nodeImageReconciler } from './reconciler.js';
 import { secretLookup } from './secret-lookup.js';
-import { customNodeImageStatusApi, nodeImageStatusWriter } from './status-writer.js';
+import { nodeImageStatusWriter, restNodeImageStatusApi } from './status-writer.js';
 
 export const IMAGE_PULLER_COMPONENT = 'kruise-daemon-imagepuller';
 
-/** Resolves when `p` does, or (with false) as soon as `signal` aborts. */
-function until(p: Promise<void>, signal: AbortSignal): Promise<boolean> {
+/** Resolves true when `p` does, or false as soon as `signal` aborts. */
+function until(p: Promise<unknown>, signal: AbortSignal): Promise<boolean> {
   if (signal.aborted) return Promise.resolve(false);
   return Promise.race([p.then(() => true), new Promise<boolean>((r) => signal.addEventListener('abort', () => r(false), { once: true }))]);
 }
 
 export function startImagePuller(ctx: DaemonContext): NodeController {
-  const { kube, config, signal } = ctx;
+  const { config, signal } = ctx;
   const { nodeName, namespace } = config;
   const log = ctx.log.child({ controller: 'imagepuller' });
-  const fieldSelector = `metadata.name=${nodeName}`;
-  const nodeImages = startInformer(
-    makeListWatch<NodeImage & KubernetesObject>(kube.kc, `/apis/${KRUISE_GROUP}/v1alpha1/nodeimages`, async () =>
-      (await kube.custom.listClusterCustomObject({ group: KRUISE_GROUP, version: 'v1alpha1', plural: 'nodeimages', fieldSelector })) as KubernetesListObject<NodeImage & KubernetesObject>,
-    { fieldSelector }),
-    signal, { log: log.child({ informer: 'nodeimages' }) },
-  );
-  const secrets = startInformer(
-    makeListWatch<V1Secret>(kube.kc, `/api/v1/namespaces/${namespace}/secrets`, () => kube.core.listNamespacedSecret({ namespace })),
-    signal, { log: log.child({ informer: 'secrets' }) },
-  );
+  const nodeImages = ctx.informers.cache<NodeImage & { metadata: object }>(resources.nodeImages, { fieldSelector: `metadata.name=${nodeName}` });
+  const secrets = ctx.informers.cache<V1Secret>(resources.secrets, { namespace });
 
   const queue = new WorkQueue({ clock: realClock, rateLimiter: daemonRateLimiter() });
-  const recorder = new EventRecorder({ api: coreEventsApi(kube.core), component: IMAGE_PULLER_COMPONENT, host: nodeName, log });
+  const recorder = eventRecorder({ rest: ctx.rest, component: IMAGE_PULLER_COMPONENT, host: nodeName, log });
+  const emitEvent = ({ involvedObject: o, type, reason, message }: PullEvent) =>
+    recorder.event({ apiVersion: o.apiVersion, kind: o.kind, metadata: { name: o.name, namespace: o.namespace, uid: o.uid } }, type, reason, message);
   const { pullsInFlight, pullDuration } = ctx.metrics;
   const puller = new ImagePuller({
     images: ctx.cri.images,
     clock: pullClock,
     maxConcurrentPulls: config.maxConcurrentPulls,
     getPullSecrets: secretLookup(secrets, namespace, log),
-    emitEvent: (e) => recorder.record(e.involvedObject, e.type, e.reason, e.message),
-    writeStatus: nodeImageStatusWriter(customNodeImageStatusApi(kube.custom)),
+    emitEvent,
+    writeStatus: nodeImageStatusWriter(restNodeImageStatusApi(ctx.rest)),
     onPullUpdate: () => queue.add(nodeName),
     observer: {
       running: (d) => pullsInFlight.inc(d),
@@ -62,7 +55,7 @@ export function startImagePuller(ctx: DaemonContext): NodeController {
   nodeImages.onChange(() => queue.add(nodeName));
 
   const done = (async () => {
-    if (await until(Promise.all([nodeImages.synced, secrets.synced]).then(() => undefined), signal)) {
+    if (await until(Promise.all([nodeImages.synced, secrets.synced]), signal)) {
       log.info({ nodeImage: nodeName, secretsNamespace: namespace }, 'caches synced; starting');
       queue.add(nodeName);
     }
@@ -70,9 +63,8 @@ export function startImagePuller(ctx: DaemonContext): NodeController {
       name: 'imagepuller', queue, workers: 1, log: ctx.log, metrics: ctx.metrics.registry, signal,
       reconcile: nodeImageReconciler({ get: (name) => nodeImages.get(name), puller }),
     });
-    // Pulls left running would publish into a stopped queue; the next daemon re-pulls what was unfinished.
+    // Pulls left running would publish into a stopped queue; the next daemon pulls again what was unfinished.
     puller.stop();
-    await recorder.flush();
   })();
 
   return {

@@ -1,21 +1,19 @@
 // Writes the puller's status to the NodeImage status subresource: a full replace (PUT .../status) guarded by
 // resourceVersion, as upstream's UpdateStatus (spec/daemon-and-controllers.md §2.4 step 4). A conflict means
 // someone else (the manager's NodeImage controller) wrote in between: the caller requeues and recomputes.
-import { KRUISE_API_VERSION, KRUISE_GROUP } from '../../shared/api/meta.js';
+import { KRUISE_API_VERSION } from '../../shared/api/meta.js';
 import type { NodeImage, NodeImageStatus } from '../../shared/api/node-image.js';
-import type { CustomObjectsApi } from '@kubernetes/client-node';
+import { resources } from '../../shared/kube/resources.js';
+import type { KubeRest } from '../../shared/kube/rest.js';
 
-/** The one call the writer makes; `customNodeImageStatusApi` adapts CustomObjectsApi, tests pass a fake. */
+/** The one call the writer makes; `restNodeImageStatusApi` adapts KubeRest, tests pass a fake. */
 export interface NodeImageStatusApi {
   /** Resolves the stored object; rejects with `code` 409 on a stale resourceVersion, 404 when it is gone. */
   replaceStatus(name: string, body: NodeImage): Promise<NodeImage>;
 }
 
-export function customNodeImageStatusApi(custom: CustomObjectsApi): NodeImageStatusApi {
-  return {
-    replaceStatus: async (name, body) =>
-      (await custom.replaceClusterCustomObjectStatus({ group: KRUISE_GROUP, version: 'v1alpha1', plural: 'nodeimages', name, body })) as NodeImage,
-  };
+export function restNodeImageStatusApi(rest: KubeRest): NodeImageStatusApi {
+  return { replaceStatus: (_name, body) => rest.replace(resources.nodeImages, body, { subresource: 'status' }) };
 }
 
 const codeOf = (err: unknown): number | undefined => (err as { code?: number })?.code;
