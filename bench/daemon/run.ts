@@ -12,7 +12,7 @@ import { seededRandom } from '../../shared/testing/random.js';
 import { binDir, kubectl, startCluster } from '../../e2e/harness/cluster/cluster.js';
 import { ensureNode, REPO_ROOT, startDaemon } from '../../e2e/harness/daemon.js';
 import { startRuntimeEnv } from '../../e2e/harness/runtime/index.js';
-import { measureCrrLatency, type BenchContext } from './crr-latency.js';
+import { measureCrrLatency, type BenchContext } from './crr-figure.js';
 import { emptyRuntime, patchImages, pullWithCtr, pullWithDaemon, rssMiB, sampleRss } from './pulls.js';
 
 const IMAGES = 20;
@@ -111,7 +111,7 @@ async function main(): Promise<void> {
       '',
       `pull time ratio daemon/ctr (means): ${ratio.toFixed(2)} (target ≤ 1.1)`,
       `daemon RSS: idle ${idle.toFixed(1)} MiB (target ≤ 60), peak while pulling ${Math.max(...peaks).toFixed(1)} MiB, idle after the pulls ${idleAfter.toFixed(1)} MiB`,
-      ...(crr ? crr.map((f) => `${f.label}: ${f.value}`) : ['CRR latency: not measured (bench/daemon/crr-latency.ts slot is empty)']),
+      ...(crr ? crr.map((f) => `${f.label}: ${f.value}`) : ['CRR latency: not measured here (slot bench/daemon/crr-figure.ts is empty)']),
     ];
     process.stdout.write(`${lines.join('\n')}\n`);
   } finally {

@@ -1,7 +1,7 @@
-// >>> CRR LATENCY SLOT — filled by the ContainerRecreateRequest work (branch h/crr). <<<
-// run.ts calls measureCrrLatency once, after the pull figures, with the daemon still running against the real
-// apiserver and containerd, and prints whatever figures it returns. Until it is filled it returns undefined and
-// run.ts prints "not measured".
+// >>> CRR LATENCY SLOT — to be filled by the ContainerRecreateRequest work (branch h/crr). <<<
+// run.ts calls measureCrrLatency once, after the pull figures, with the daemon process still running against the
+// real apiserver and containerd, and prints whatever figures it returns. Until it is filled it returns undefined
+// and run.ts prints "not measured". (h/crr also has a standalone `npm run bench:crr`, bench/daemon/crr-latency.ts.)
 import type { Kube } from '../../shared/kube/client.js';
 import type { NodeDaemon } from '../../e2e/harness/daemon.js';
 import type { RuntimeEnv } from '../../e2e/harness/runtime/index.js';
