@@ -2,7 +2,7 @@
 // exits. One process per node: the CRI connection, node-scoped informers and the node-local controllers.
 import { setMaxListeners } from 'node:events';
 import { ConfigError, loadDaemonConfig, type DaemonConfig } from '../shared/config.js';
-import { makeKube } from '../shared/kube/client.js';
+import { loadKubeConfig } from '../shared/kube/client.js';
 import { informerFactory } from '../shared/kube/informer-factory.js';
 import { makeRest } from '../shared/kube/rest.js';
 import { createLogger } from '../shared/log.js';
@@ -38,10 +38,10 @@ async function main(): Promise<void> {
 
   const runtime = await connectRuntime({ endpoint: cfg.criEndpoint, socketFile: cfg.criSocketFile });
   log.info({ node: cfg.nodeName, socket: runtime.socketPath, runtime: runtime.runtimeName }, 'connected to the container runtime');
-  const kube = makeKube(cfg);
-  const rest = makeRest(kube.kc);
+  const kc = loadKubeConfig(cfg);
+  const rest = makeRest(kc);
   const ctx: DaemonContext = {
-    config: cfg, log, kube, rest, informers: informerFactory({ kc: kube.kc, rest, signal: stop.signal, log }),
+    config: cfg, log, kc, rest, informers: informerFactory({ kc, rest, signal: stop.signal, log }),
     cri: runtime.cri, runtimeName: runtime.runtimeName, metrics, signal: stop.signal,
   };
 

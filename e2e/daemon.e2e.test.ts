@@ -1,9 +1,12 @@
 // The node daemon as a real process (daemon/main.ts, kruise-daemon ServiceAccount token) against the real
 // apiserver and a real containerd pulling from loopback registries: NodeImage status counts and events, pull
 // Secrets from kruise-system, failures (credentials, missing tag, silent registry, activeDeadlineSeconds), a tag
-// removed mid-pull, and restarts of the daemon and of containerd in the middle of a pull. Pulls that must stay in
-// flight go through a gate proxy the test opens, so nothing depends on timing.
+// removed mid-pull, and restarts of the daemon and of containerd in the middle of a pull. The daemon runs from the
+// sources through tsx until the restart test, which brings it back as the esbuild bundle (`npm run build:daemon`),
+// so the bundle is tested too. Pulls that must stay in flight go through a gate proxy the test opens, so nothing
+// depends on timing.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
@@ -12,7 +15,7 @@ import type { CoreV1Event } from '@kubernetes/client-node';
 import type { ImageTagStatus, NodeImage } from '../shared/api/node-image.js';
 import { normalizeImageRef } from '../shared/domain/image-ref.js';
 import { connectCri, type CriConnection } from '../daemon/cri/grpc-runtime.js';
-import { ensureNode, startDaemon, type NodeDaemon } from './harness/daemon.js';
+import { ensureNode, REPO_ROOT, startDaemon, type NodeDaemon } from './harness/daemon.js';
 import { eventually, getJson, kubectl, kubectlOk, stack } from './harness/kube.js';
 import { startGateProxy, type GateProxy } from './harness/runtime/gate-proxy.js';
 import { startRuntimeEnv, trustRegistry, type Registry, type RuntimeEnv } from './harness/runtime/index.js';
@@ -56,7 +59,9 @@ describe('kruise-daemon on a real node runtime', { skip: typeof s === 'string' ?
   const gates: GateProxy[] = [];
   const logDir = typeof s === 'string' ? '' : s.logDir;
 
-  const start = () => startDaemon({ kubeconfig: process.env.KUBECONFIG!, nodeName: NODE, criEndpoint: env.containerd.socket, logDir });
+  const bundle = join(REPO_ROOT, 'dist/daemon/main.mjs');
+  const start = (opts: { bundle?: string } = {}) =>
+    startDaemon({ kubeconfig: process.env.KUBECONFIG!, nodeName: NODE, criEndpoint: env.containerd.socket, logDir, ...opts });
   const gate = async (upstream: Registry = env.registry) => {
     const g = await startGateProxy(upstream.host);
     trustRegistry(env.containerd.dir, g.host);
@@ -76,6 +81,7 @@ describe('kruise-daemon on a real node runtime', { skip: typeof s === 'string' ?
     for (const [name, password] of [['regcred', RIGHT.password], ['badcred', WRONG_PASSWORD]]) {
       kubectlOk(['create', 'secret', 'docker-registry', name, '-n', 'kruise-system', `--docker-server=${secured.host}`, `--docker-username=${RIGHT.username}`, `--docker-password=${password}`]);
     }
+    execFileSync('npm', ['run', '--silent', 'build:daemon'], { cwd: REPO_ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
     daemon = await start();
   });
 
@@ -172,7 +178,7 @@ describe('kruise-daemon on a real node runtime', { skip: typeof s === 'string' ?
     assert.ok(!events().some((e) => e.message?.startsWith(`Image ${name}:a`)), 'nothing reported for the removed tag');
   });
 
-  test('a daemon restarted in the middle of a pull finishes it and keeps finished tags as they were', async () => {
+  test('a daemon restarted (as the bundle) in the middle of a pull finishes it and keeps finished tags as they were', async () => {
     await env.pushTestImage({ name: 'daemon/restart', tag: 'v1', files: { '/r': 'daemon' } });
     const finishedEarlier = tagStatus(nodeImage(), normalizeImageRef(`${env.registry.host}/daemon/ok:v1`).name, 'v1');
     assert.equal(finishedEarlier?.phase, 'Succeeded');
@@ -183,7 +189,7 @@ describe('kruise-daemon on a real node runtime', { skip: typeof s === 'string' ?
     const logged = daemon.log().length;
     await daemon.stop(10_000);
     assert.equal(daemon.exitCode(), 0, 'SIGTERM is a clean shutdown');
-    daemon = await start();
+    daemon = await start({ bundle });
     g.open();
     const t = await waitTag(name, 'v1', 'Succeeded');
     assert.ok(t.imageID?.startsWith(`${name}@sha256:`));

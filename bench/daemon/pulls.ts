@@ -62,11 +62,18 @@ export async function patchImages(custom: CustomObjectsApi, nodeName: string, im
   );
 }
 
-/** Removes every image record in k8s.io and garbage-collects, so the next round pulls every byte again. */
-export async function emptyRuntime(socket: string): Promise<void> {
-  const { stdout } = await ctr(socket, ['images', 'ls', '-q']);
-  const names = stdout.split('\n').filter(Boolean);
-  if (names.length) await ctr(socket, ['images', 'rm', '--sync', ...names]);
-  const left = (await ctr(socket, ['content', 'ls', '-q'])).stdout.split('\n').filter(Boolean);
-  if (left.length) throw new Error(`${left.length} blobs left in the content store after removing every image`);
+/**
+ * Removes every image record in k8s.io and garbage-collects, so the next round pulls every byte again. Retried: a
+ * CRI pull that just listed its tag may still be adding its digest and ID records (and holding its lease).
+ */
+export async function emptyRuntime(socket: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    const names = (await ctr(socket, ['images', 'ls', '-q'])).stdout.split('\n').filter(Boolean);
+    if (names.length) await ctr(socket, ['images', 'rm', '--sync', ...names]);
+    const left = (await ctr(socket, ['content', 'ls', '-q'])).stdout.split('\n').filter(Boolean);
+    if (left.length === 0) return;
+    if (performance.now() > deadline) throw new Error(`${left.length} blobs left in the content store after removing every image`);
+    await new Promise((r) => setTimeout(r, 500));
+  }
 }

@@ -1,16 +1,18 @@
 // `npm run bench:daemon`: 20 distinct images pulled concurrently through the real daemon (NodeImage spec on a real
 // kube-apiserver → daemon → CRI PullImage) versus through containerd's own `ctr`, on the same loopback registry and
 // containerd, alternating which goes first; plus the daemon's resident memory idle and while pulling. Starts and
-// stops everything itself (registry, containerd, etcd, kube-apiserver, …), loopback only. Prints figures, asserts
-// nothing.
+// stops everything itself (registry, containerd, etcd, kube-apiserver, …), loopback only. The daemon runs twice: from
+// the sources through tsx (what the manifest runs) and as the esbuild bundle. Prints figures, asserts nothing.
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { connectCri } from '../../daemon/cri/grpc-runtime.js';
 import { makeKube } from '../../shared/kube/client.js';
 import { seededRandom } from '../../shared/testing/random.js';
 import { binDir, kubectl, startCluster } from '../../e2e/harness/cluster/cluster.js';
-import { ensureNode, REPO_ROOT, startDaemon } from '../../e2e/harness/daemon.js';
+import { ensureNode, REPO_ROOT, startDaemon, type NodeDaemon } from '../../e2e/harness/daemon.js';
 import { startRuntimeEnv } from '../../e2e/harness/runtime/index.js';
 import { measureCrrLatency, type BenchContext } from './crr-figure.js';
 import { emptyRuntime, patchImages, pullWithCtr, pullWithDaemon, rssMiB, sampleRss } from './pulls.js';
@@ -27,6 +29,16 @@ function payload(random: () => number, bytes: number): string {
   let out = '';
   for (let i = 0; i < bytes; i++) out += alphabet[Math.floor(random() * 64)];
   return out;
+}
+
+interface Variant {
+  label: string;
+  startupMs: number;
+  idle: number;
+  ctrMs: number[];
+  daemonMs: number[];
+  peaks: number[];
+  idleAfter: number;
 }
 
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
@@ -63,54 +75,68 @@ async function main(): Promise<void> {
     ensureNode(kc, NODE);
     kubectl(kc, ['apply', '-f', '-'], JSON.stringify({ apiVersion: 'apps.kruise.io/v1alpha1', kind: 'NodeImage', metadata: { name: NODE }, spec: {} }));
 
-    say('starting the daemon');
-    const daemon = await startDaemon({ kubeconfig: kc, nodeName: NODE, criEndpoint: env.containerd.socket, logDir: dir });
-    cleanups.push(() => daemon.stop());
-    const pid = daemon.daemon.pid;
-    await sleep(10_000);
-    const idle = await idleRss(pid);
-
     const kube = makeKube({ kubeconfig: kc });
     const cri = connectCri({ endpoint: env.containerd.socket });
     cleanups.push(async () => cri.close());
     // One throwaway pull so neither side pays for containerd's first registry contact.
     await pullWithCtr(env.containerd.socket, [`${env.registry.host}/pause:3.10`]);
+    say('bundling the daemon (npm run build:daemon)');
+    execFileSync('npm', ['run', '--silent', 'build:daemon'], { cwd: REPO_ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
 
-    const ctrMs: number[] = [];
-    const daemonMs: number[] = [];
-    const peaks: number[] = [];
-    const viaCtr = async () => {
-      await emptyRuntime(env.containerd.socket);
-      ctrMs.push(await pullWithCtr(env.containerd.socket, refs));
-    };
-    const viaDaemon = async () => {
-      await emptyRuntime(env.containerd.socket);
-      const stop = sampleRss(pid);
-      daemonMs.push(await pullWithDaemon(kube.custom, NODE, cri.images, refs, daemonMs.length + 1));
-      peaks.push(stop());
-      // Forget the images in the spec too, so the next daemon round starts pulls afresh.
-      await patchImages(kube.custom, NODE, Object.fromEntries(Object.keys((await nodeImageSpec(kube.custom)) ?? {}).map((k) => [k, null])));
-    };
-    for (let r = 0; r < ROUNDS; r++) {
-      say(`round ${r + 1}/${ROUNDS}`);
-      if (r % 2 === 0) { await viaCtr(); await viaDaemon(); } else { await viaDaemon(); await viaCtr(); }
+    const variants: Variant[] = [];
+    let version = 0;
+    let daemon: NodeDaemon | undefined;
+    cleanups.push(async () => daemon?.stop());
+    const bundle = join(REPO_ROOT, 'dist/daemon/main.mjs');
+    const builds: Array<{ label: string; bundle?: string; nodeArgs?: string[] }> = [
+      { label: 'tsx (sources, as the manifest runs it)' },
+      { label: 'bundle (node dist/daemon/main.mjs)', bundle },
+      { label: 'bundle, node --max-semi-space-size=1 --lite-mode', bundle, nodeArgs: ['--max-semi-space-size=1', '--lite-mode'] },
+    ];
+    for (const { label, bundle, nodeArgs } of builds) {
+      say(`starting the daemon: ${label}`);
+      await daemon?.stop();
+      const t0 = performance.now();
+      daemon = await startDaemon({ kubeconfig: kc, nodeName: NODE, criEndpoint: env.containerd.socket, logDir: dir, bundle, nodeArgs });
+      const startupMs = performance.now() - t0;
+      const pid = daemon.daemon.pid;
+      await sleep(10_000);
+      const v: Variant = { label, startupMs, idle: await idleRss(pid), ctrMs: [], daemonMs: [], peaks: [], idleAfter: 0 };
+      const viaCtr = async () => {
+        await emptyRuntime(env.containerd.socket);
+        v.ctrMs.push(await pullWithCtr(env.containerd.socket, refs));
+      };
+      const viaDaemon = async () => {
+        await emptyRuntime(env.containerd.socket);
+        const stop = sampleRss(pid);
+        v.daemonMs.push(await pullWithDaemon(kube.custom, NODE, cri.images, refs, ++version));
+        v.peaks.push(stop());
+        // Forget the images in the spec too, so the next daemon round starts pulls afresh.
+        await patchImages(kube.custom, NODE, Object.fromEntries(Object.keys((await nodeImageSpec(kube.custom)) ?? {}).map((k) => [k, null])));
+      };
+      for (let r = 0; r < ROUNDS; r++) {
+        say(`round ${r + 1}/${ROUNDS}`);
+        if (r % 2 === 0) { await viaCtr(); await viaDaemon(); } else { await viaDaemon(); await viaCtr(); }
+      }
+      await sleep(5_000);
+      v.idleAfter = await idleRss(pid);
+      variants.push(v);
     }
-    await sleep(5_000);
-    const idleAfter = await idleRss(pid);
 
-    const ctx: BenchContext = { kubeconfig: kc, kube, env, daemon, nodeName: NODE, dir };
+    const ctx: BenchContext = { kubeconfig: kc, kube, env, daemon: daemon!, nodeName: NODE, dir };
     const crr = await measureCrrLatency(ctx);
 
-    const ratio = mean(daemonMs) / mean(ctrMs);
+    const allCtr = variants.flatMap((v) => v.ctrMs);
+    const allDaemon = variants.flatMap((v) => v.daemonMs);
     const lines = [
-      `kruise-daemon benchmark: ${IMAGES} distinct images (~${(PAYLOAD_BYTES / 1024 / 1024 + 1).toFixed(0)} MB each) pulled concurrently, ${ROUNDS} rounds, loopback registry, containerd ${env.containerd.version.runtimeVersion}`,
+      `kruise-daemon benchmark: ${IMAGES} distinct images (~${(PAYLOAD_BYTES / 1024 / 1024 + 1).toFixed(0)} MB each) pulled concurrently, loopback registry, containerd ${env.containerd.version.runtimeVersion}, ${cpus().length} CPUs (load ${loadavg()[0]!.toFixed(1)})`,
       '',
-      '| round | ctr images pull (ms) | daemon via NodeImage (ms) | daemon peak RSS (MiB) |',
-      '|---|---|---|---|',
-      ...ctrMs.map((c, i) => `| ${i + 1} | ${c.toFixed(0)} | ${daemonMs[i]!.toFixed(0)} | ${peaks[i]!.toFixed(1)} |`),
+      '| daemon build | round | ctr images pull (ms) | daemon via NodeImage (ms) | daemon peak RSS while pulling (MiB) |',
+      '|---|---|---|---|---|',
+      ...variants.flatMap((v) => v.ctrMs.map((c, i) => `| ${v.label} | ${i + 1} | ${c.toFixed(0)} | ${v.daemonMs[i]!.toFixed(0)} | ${v.peaks[i]!.toFixed(1)} |`)),
       '',
-      `pull time ratio daemon/ctr (means): ${ratio.toFixed(2)} (target ≤ 1.1)`,
-      `daemon RSS: idle ${idle.toFixed(1)} MiB (target ≤ 60), peak while pulling ${Math.max(...peaks).toFixed(1)} MiB, idle after the pulls ${idleAfter.toFixed(1)} MiB`,
+      `pull time ratio daemon/ctr (means over ${allDaemon.length} rounds each): ${(mean(allDaemon) / mean(allCtr)).toFixed(2)} (target ≤ 1.1)`,
+      ...variants.map((v) => `daemon RSS, ${v.label}: idle ${v.idle.toFixed(1)} MiB (target ≤ 60), peak while pulling ${Math.max(...v.peaks).toFixed(1)} MiB, idle after the pulls ${v.idleAfter.toFixed(1)} MiB; start to /healthz ok ${(v.startupMs / 1000).toFixed(1)} s`),
       ...(crr ? crr.map((f) => `${f.label}: ${f.value}`) : ['CRR latency: not measured here (slot bench/daemon/crr-figure.ts is empty)']),
     ];
     process.stdout.write(`${lines.join('\n')}\n`);

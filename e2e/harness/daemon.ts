@@ -22,6 +22,10 @@ export interface DaemonOptions {
   env?: Record<string, string>;
   /** Run with the admin kubeconfig instead of the kruise-daemon ServiceAccount token. */
   asAdmin?: boolean;
+  /** Run this esbuild bundle (`npm run build:daemon` → dist/daemon/main.mjs) instead of the sources through tsx. */
+  bundle?: string;
+  /** Extra node flags, e.g. `['--lite-mode']`. */
+  nodeArgs?: string[];
   readyTimeoutMs?: number;
 }
 
@@ -73,7 +77,8 @@ export async function startDaemon(opts: DaemonOptions): Promise<NodeDaemon> {
     ...opts.env,
   };
   const logFile = join(opts.logDir, `kruise-daemon-${opts.nodeName}.log`);
-  const daemon = spawnDaemon(`kruise-daemon-${opts.nodeName}`, process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'daemon/main.ts')], logFile, env);
+  const args = [...(opts.nodeArgs ?? []), ...(opts.bundle ? [opts.bundle] : ['--import', 'tsx', join(REPO_ROOT, 'daemon/main.ts')])];
+  const daemon = spawnDaemon(`kruise-daemon-${opts.nodeName}`, process.execPath, args, logFile, env);
   const url = (path: string) => `http://127.0.0.1:${healthPort}${path}`;
   const handle: NodeDaemon = {
     daemon, nodeName: opts.nodeName, healthPort, logFile,
