@@ -61,7 +61,8 @@ describe('kruise-daemon on a real node runtime', { skip: typeof s === 'string' ?
 
   const bundle = join(REPO_ROOT, 'dist/daemon/main.mjs');
   const start = (opts: { bundle?: string } = {}) =>
-    startDaemon({ kubeconfig: process.env.KUBECONFIG!, nodeName: NODE, criEndpoint: env.containerd.socket, logDir, ...opts });
+    // Debug level: the credential leak check below then covers every line the daemon can write.
+    startDaemon({ kubeconfig: process.env.KUBECONFIG!, nodeName: NODE, criEndpoint: env.containerd.socket, logDir, env: { LOG_LEVEL: 'debug' }, ...opts });
   const gate = async (upstream: Registry = env.registry) => {
     const g = await startGateProxy(upstream.host);
     trustRegistry(env.containerd.dir, g.host);

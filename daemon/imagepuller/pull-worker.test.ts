@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { ImageTagStatus } from '../../shared/api/node-image.js';
+import type { PullImageRequest } from '../cri/runtime.js';
 import { goDuration } from './events.js';
 import { taskFor } from './plan.js';
 import { PullPool, realClock, runPull } from './pull-worker.js';
@@ -48,6 +49,20 @@ describe('runPull', () => {
     stop.abort();
     await done;
     assert.equal(rpcSignal?.aborted, true);
+  });
+});
+
+describe('the PullImage request', () => {
+  test('carries the NodeImage sandboxConfig plus the pulling-image-by annotation, which always wins', async () => {
+    const clock = new VirtualClock();
+    const runtime = new ScriptedRuntime(clock);
+    const sandboxConfig = { labels: { team: 'a' }, annotations: { note: 'x', 'apps.kruise.io/pulling-image-by': 'someone' } };
+    await runPull(taskFor('nginx', { tag: '1' }, [], sandboxConfig), { images: runtime, clock, auths: [], publish: () => undefined }, new AbortController().signal);
+    const [[req]] = runtime.callsOf('pullImage') as [[PullImageRequest]];
+    assert.deepEqual(req.sandboxConfig, { labels: { team: 'a' }, annotations: { note: 'x', 'apps.kruise.io/pulling-image-by': 'kruise-daemon' } });
+    await runPull(taskFor('nginx', { tag: '2' }), { images: runtime, clock, auths: [], publish: () => undefined }, new AbortController().signal);
+    const [, [plain]] = runtime.callsOf('pullImage') as [[PullImageRequest], [PullImageRequest]];
+    assert.deepEqual(plain.sandboxConfig, { labels: {}, annotations: { 'apps.kruise.io/pulling-image-by': 'kruise-daemon' } });
   });
 });
 

@@ -21,6 +21,9 @@ export const realClock: PullClock = {
   }),
 };
 
+/** Spec §1.3: every PullImage the daemon sends carries this sandbox annotation, whatever the NodeImage says. */
+export const PULLING_IMAGE_BY_ANNOTATION = 'apps.kruise.io/pulling-image-by';
+
 export const BACKOFF_INITIAL_MS = 1_000;
 export const BACKOFF_MAX_MS = 30_000;
 /** The CRI deadline trails our own timer so a timed-out attempt reports the puller's message, not gRPC's. */
@@ -87,8 +90,12 @@ async function findImage(images: ImageService, task: PullTask, signal?: AbortSig
 async function attempt(task: PullTask, deps: RunPullDeps, timeoutMs: number, signal: AbortSignal): Promise<void> {
   const ref = `${task.name}:${task.tag}`;
   if (task.ifNotPresent && (await findImage(deps.images, task, signal))) return;
+  const sandboxConfig = {
+    labels: { ...task.sandboxConfig?.labels },
+    annotations: { ...task.sandboxConfig?.annotations, [PULLING_IMAGE_BY_ANNOTATION]: 'kruise-daemon' },
+  };
   const pull = (auth?: AuthConfig) => {
-    const req = { image: ref, ...(auth ? { auth } : {}), ...(task.sandboxConfig ? { sandboxConfig: task.sandboxConfig } : {}) };
+    const req = { image: ref, ...(auth ? { auth } : {}), sandboxConfig };
     return deps.images.pullImage(req, { timeoutMs: timeoutMs + CRI_DEADLINE_MARGIN_MS, signal });
   };
   if (deps.auths.length === 0) {
