@@ -17,8 +17,7 @@ import { normalizeImageRef } from '../shared/domain/image-ref.js';
 import { connectCri, type CriConnection } from '../daemon/cri/grpc-runtime.js';
 import { ensureNode, REPO_ROOT, startDaemon, type NodeDaemon } from './harness/daemon.js';
 import { eventually, getJson, kubectl, kubectlOk, stack } from './harness/kube.js';
-import { startGateProxy, type GateProxy } from './harness/runtime/gate-proxy.js';
-import { startRuntimeEnv, trustRegistry, type Registry, type RuntimeEnv } from './harness/runtime/index.js';
+import { startGateProxy, startRuntimeEnv, trustRegistry, type GateProxy, type Registry, type RuntimeEnv } from './harness/runtime/index.js';
 
 const s = stack();
 const NODE = 'kts-daemon-node-1';
