@@ -7,6 +7,7 @@ import { informerFactory } from '../shared/kube/informer-factory.js';
 import { makeRest } from '../shared/kube/rest.js';
 import { createLogger } from '../shared/log.js';
 import type { DaemonContext, NodeController } from './context.js';
+import { startContainerRecreate } from './containerrecreate/controller.js';
 import { connectRuntime } from './cri/connect.js';
 import { startHealthServer, type HealthCheck } from './health.js';
 import { startImagePuller } from './imagepuller/controller.js';
@@ -45,8 +46,8 @@ async function main(): Promise<void> {
     cri: runtime.cri, runtimeName: runtime.runtimeName, metrics, signal: stop.signal,
   };
 
-  // The node-local controllers, in upstream's order. The ContainerRecreateRequest executor joins this list.
-  const controllers: NodeController[] = [startImagePuller(ctx)];
+  // The node-local controllers, in upstream's order.
+  const controllers: NodeController[] = [startImagePuller(ctx), startContainerRecreate(ctx)];
 
   const criReachable: HealthCheck = { name: 'criReachable', check: async () => { await runtime.cri.runtime.version({ timeoutMs: CRI_CHECK_TIMEOUT_MS }); } };
   const health = await startHealthServer({

@@ -1,7 +1,8 @@
 // The node daemon as a real process (daemon/main.ts, kruise-daemon ServiceAccount token) against the real
 // apiserver and a real containerd pulling from loopback registries: NodeImage status counts and events, pull
 // Secrets from kruise-system, failures (credentials, missing tag, silent registry, activeDeadlineSeconds), a tag
-// removed mid-pull, and restarts of the daemon and of containerd in the middle of a pull. The daemon runs from the
+// removed mid-pull, restarts of the daemon and of containerd in the middle of a pull, and a ContainerRecreateRequest
+// executed by the same process (the test plays kubelet for the node's pod). The daemon runs from the
 // sources through tsx until the restart test, which brings it back as the esbuild bundle (`npm run build:daemon`),
 // so the bundle is tested too. Pulls that must stay in flight go through a gate proxy the test opens, so nothing
 // depends on timing.
@@ -15,9 +16,13 @@ import type { CoreV1Event } from '@kubernetes/client-node';
 import type { ImageTagStatus, NodeImage } from '../shared/api/node-image.js';
 import { normalizeImageRef } from '../shared/domain/image-ref.js';
 import { connectCri, type CriConnection } from '../daemon/cri/grpc-runtime.js';
+import { loadKubeConfig } from '../shared/kube/client.js';
+import { resources } from '../shared/kube/resources.js';
+import { makeRest } from '../shared/kube/rest.js';
+import { CriNodeStandin } from './harness/cri-node-standin.js';
 import { ensureNode, REPO_ROOT, startDaemon, type NodeDaemon } from './harness/daemon.js';
 import { eventually, getJson, kubectl, kubectlOk, stack } from './harness/kube.js';
-import { startGateProxy, startRuntimeEnv, trustRegistry, type GateProxy, type Registry, type RuntimeEnv } from './harness/runtime/index.js';
+import { KubeletCri, startGateProxy, startRuntimeEnv, trustRegistry, type GateProxy, type Registry, type RuntimeEnv } from './harness/runtime/index.js';
 
 const s = stack();
 const NODE = 'kts-daemon-node-1';
@@ -210,5 +215,39 @@ describe('kruise-daemon on a real node runtime', { skip: typeof s === 'string' ?
     const t = await waitTag(name, 'v1', 'Succeeded');
     assert.ok(t.imageID?.startsWith(`${name}@sha256:`));
     assert.equal((await daemon.healthz()).status, 200);
+  });
+
+  test('a ContainerRecreateRequest for a pod on this node is executed by the daemon process and counted', async () => {
+    const app = ['sh', '-c', 'trap "exit 0" TERM; sleep 3600 & wait'];
+    const image = await env.pushTestImage({ name: 'kruise-ts/crr-app', tag: 'v1', cmd: app });
+    await cri.images.pullImage({ image });
+    const rest = makeRest(loadKubeConfig({ kubeconfig: process.env.KUBECONFIG }));
+    const ns = 'e2e-daemon-crr';
+    kubectlOk(['create', 'namespace', ns]);
+    const kubelet = new KubeletCri(env.containerd.socket, `${env.containerd.dir}/logs`);
+    const standin = new CriNodeStandin({ rest, kubelet, cri: cri.runtime, nodeName: NODE, image });
+    await standin.start();
+    try {
+      const { ids } = await standin.createPod({ namespace: ns, name: 'app', containers: [{ name: 'app', command: app }], terminationGracePeriodSeconds: 5 });
+      await rest.create(resources.containerRecreateRequests, {
+        apiVersion: 'apps.kruise.io/v1alpha1', kind: 'ContainerRecreateRequest', metadata: { namespace: ns, name: 'recreate-app' },
+        spec: { podName: 'app', containers: [{ name: 'app' }] },
+      } as never);
+      const crr = await eventually('CRR Completed', () => {
+        const c = getJson<{ status?: { phase?: string; containerRecreateStates?: unknown } }>(['containerrecreaterequest', 'recreate-app', '-n', ns]);
+        return c.status?.phase === 'Completed' ? c : undefined;
+      }, WAIT);
+      assert.deepEqual(crr.status?.containerRecreateStates, [{ name: 'app', phase: 'Succeeded', isKilled: true }]);
+      assert.equal((await cri.runtime.containerStatus(ids.app!)).state, 'exited');
+      assert.equal(standin.history(ns, 'app', 'app').length, 2, 'kubelet (the test) started the container again once');
+      const killing = getJson<{ items: CoreV1Event[] }>(['events', '-n', ns, '--field-selector', 'involvedObject.name=app']).items.find((e) => e.reason === 'Killing');
+      assert.deepEqual([killing?.source?.component, killing?.source?.host], ['kruise-daemon-crr', NODE]);
+      assert.match(await daemon.metrics(), /kruise_daemon_crr_outcomes_total\{result="succeeded"\} 1/);
+      assert.match((await daemon.healthz()).body, /^ok$/);
+    } finally {
+      await standin.stop();
+      kubelet.close();
+      kubectl(['delete', 'namespace', ns, '--wait=false']);
+    }
   });
 });
