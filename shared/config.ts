@@ -13,7 +13,8 @@ const Env = Type.Object({
   WEBHOOK_CERT_WRITER: Type.Optional(Type.Union([Type.Literal('secret'), Type.Literal('fs'), Type.Literal('external')])),
   CERTS_RENEW_BEFORE: Type.String({ pattern: '^[0-9]+[dmy]$', default: '180d' }),
   BIND_ADDRESS: Type.String({ minLength: 1, default: '127.0.0.1' }),
-  HEALTH_PORT: Type.Integer({ minimum: 1, maximum: 65535, default: 8000 }),
+  // No schema default: the manager listens on 8000, the daemon on upstream's 10221.
+  HEALTH_PORT: Type.Optional(Type.Integer({ minimum: 1, maximum: 65535 })),
   KUBECONFIG: Type.Optional(Type.String({ minLength: 1 })),
   LOG_LEVEL: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)), { default: 'info' }),
   FEATURE_GATES: Type.String({ default: '' }),
@@ -21,7 +22,14 @@ const Env = Type.Object({
   LEADER_ELECT: Type.Boolean({ default: true }),
   LEADER_ELECTION_ID: Type.String({ minLength: 1, default: 'kruise-manager' }),
   CONTROLLERS: Type.String({ default: '' }),
+  // The node daemon (spec/daemon-and-controllers.md §1.1).
+  NODE_NAME: Type.Optional(Type.String({ minLength: 1 })),
+  CRI_ENDPOINT: Type.Optional(Type.String({ minLength: 1 })),
+  CRI_SOCKET_FILE: Type.Optional(Type.String({ minLength: 1 })),
+  MAX_WORKERS_FOR_PULL_IMAGE: Type.Integer({ default: -1 }),
 });
+
+type ParsedEnv = Static<typeof Env>;
 
 export type CertWriter = 'secret' | 'fs' | 'external';
 
@@ -38,7 +46,7 @@ export interface Config {
   readonly bindAddress: string;
   readonly healthPort: number;
   readonly kubeconfig: string | undefined;
-  readonly logLevel: Static<typeof Env>['LOG_LEVEL'];
+  readonly logLevel: ParsedEnv['LOG_LEVEL'];
   readonly featureGates: Readonly<Record<FeatureGate, boolean>>;
   /** This replica's pod name (downward API); the leader-election identity is derived from it. */
   readonly podName: string | undefined;
@@ -88,8 +96,8 @@ function parseGates(s: string, problems: string[]): Record<FeatureGate, boolean>
   return gates;
 }
 
-/** Reads only the keys it knows; throws ConfigError listing every problem at once. */
-export function loadConfig(env: Record<string, string | undefined>): Config {
+/** Validates the known keys and applies schema defaults; every problem is collected, none thrown. */
+function parseEnv(env: Record<string, string | undefined>): { e: ParsedEnv; featureGates: Record<FeatureGate, boolean>; problems: string[] } {
   const picked: Record<string, unknown> = {};
   for (const key of Object.keys(Env.properties)) {
     const v = env[key];
@@ -97,8 +105,14 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   }
   const converted = Value.Default(Env, Value.Convert(Env, picked));
   const problems = [...Value.Errors(Env, converted)].map((e) => `${e.path.slice(1) || '(root)'}: ${e.message} (got ${JSON.stringify(e.value)})`);
-  const e = converted as Static<typeof Env>;
+  const e = converted as ParsedEnv;
   const featureGates = parseGates(typeof e.FEATURE_GATES === 'string' ? e.FEATURE_GATES : '', problems);
+  return { e, featureGates, problems };
+}
+
+/** Reads only the keys it knows; throws ConfigError listing every problem at once. */
+export function loadConfig(env: Record<string, string | undefined>): Config {
+  const { e, featureGates, problems } = parseEnv(env);
   if (problems.length) throw new ConfigError(problems);
   return Object.freeze({
     namespace: e.POD_NAMESPACE,
@@ -111,7 +125,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     certWriter: e.WEBHOOK_CERT_WRITER ?? (e.WEBHOOK_HOST ? 'fs' : 'secret'),
     renewBeforeMs: parseRenewBefore(e.CERTS_RENEW_BEFORE),
     bindAddress: e.BIND_ADDRESS,
-    healthPort: e.HEALTH_PORT,
+    healthPort: e.HEALTH_PORT ?? 8000,
     kubeconfig: e.KUBECONFIG,
     logLevel: e.LOG_LEVEL,
     featureGates: Object.freeze(featureGates),
@@ -119,5 +133,47 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     leaderElect: e.LEADER_ELECT,
     leaderElectionId: e.LEADER_ELECTION_ID,
     controllers: Object.freeze(e.CONTROLLERS.split(',').map((c) => c.trim()).filter(Boolean)),
+  });
+}
+
+/** The node daemon's settings (kruise-daemon's env and flags, spec/daemon-and-controllers.md §1.1–1.2). */
+export interface DaemonConfig {
+  /** The node this daemon serves; the DaemonSet sets it from `spec.nodeName`. */
+  readonly nodeName: string;
+  /** The daemon's own namespace: the only one it reads pull Secrets from. */
+  readonly namespace: string;
+  /** An explicit CRI socket (`/run/x.sock` or `unix:///run/x.sock`): no discovery. */
+  readonly criEndpoint: string | undefined;
+  /** Upstream `--socket-file`: a socket file relative to /hostvarrun, used alone. */
+  readonly criSocketFile: string | undefined;
+  /** Upstream `--max-workers-for-pull-image`; 0 = unbounded (upstream's ≤0). */
+  readonly maxConcurrentPulls: number;
+  readonly bindAddress: string;
+  /** `/healthz` and `/metrics`; upstream `--addr=:10221`. */
+  readonly healthPort: number;
+  readonly kubeconfig: string | undefined;
+  readonly logLevel: ParsedEnv['LOG_LEVEL'];
+  readonly featureGates: Readonly<Record<FeatureGate, boolean>>;
+}
+
+export const DAEMON_HEALTH_PORT = 10221;
+
+export function loadDaemonConfig(env: Record<string, string | undefined>): DaemonConfig {
+  const { e, featureGates, problems } = parseEnv(env);
+  // Upstream's startup error, word for word.
+  if (!e.NODE_NAME) problems.push('NODE_NAME: not found NODE_NAME in environments');
+  if (e.CRI_ENDPOINT && e.CRI_SOCKET_FILE) problems.push('CRI_ENDPOINT and CRI_SOCKET_FILE are both set; set one (an absolute socket, or a file under /hostvarrun)');
+  if (problems.length) throw new ConfigError(problems);
+  return Object.freeze({
+    nodeName: e.NODE_NAME!,
+    namespace: e.POD_NAMESPACE,
+    criEndpoint: e.CRI_ENDPOINT,
+    criSocketFile: e.CRI_SOCKET_FILE,
+    maxConcurrentPulls: Math.max(0, e.MAX_WORKERS_FOR_PULL_IMAGE),
+    bindAddress: e.BIND_ADDRESS,
+    healthPort: e.HEALTH_PORT ?? DAEMON_HEALTH_PORT,
+    kubeconfig: e.KUBECONFIG,
+    logLevel: e.LOG_LEVEL,
+    featureGates: Object.freeze(featureGates),
   });
 }

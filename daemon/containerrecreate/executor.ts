@@ -1,9 +1,9 @@
 // The daemon's ContainerRecreateRequest executor: node-scoped caches → keyed queue (`<namespace>/<podName>`) →
 // CrrSyncer, with upstream's worker count and retry backoff (spec/daemon-and-controllers.md §1.5). Wiring in the
-// daemon's main.ts:
+// daemon (daemon/containerrecreate/controller.ts, with KubeRest-based adapters):
 //
-//   const crr = startContainerRecreateExecutor({ kube, nodeName, runtimes: new Map([[name, runtime]]), log, signal });
-//   health.register('crrInformerSynced', () => crr.isSynced());
+//   const crr = startContainerRecreateExecutor({ nodeName, runtimes: new Map([[name, runtime]]), log, signal, caches, getPod, writer, emitEvent });
+//   syncedCheck('crrInformerSynced', crr.isSynced);
 //   await crr.done;
 import type { V1Pod } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
@@ -33,7 +33,8 @@ const BACKOFF_BASE_MS = 500;
 const BACKOFF_MAX_MS = 50_000;
 
 export interface ContainerRecreateExecutorDeps {
-  kube: Pick<Kube, 'kc' | 'core' | 'custom'>;
+  /** Typed clients for the default adapters; may be omitted when caches, getPod, writer and emitEvent are all given. */
+  kube?: Pick<Kube, 'kc' | 'core' | 'custom'>;
   nodeName: string;
   /** Runtime name (the containerID scheme, e.g. `containerd`) → CRI runtime service. */
   runtimes: ReadonlyMap<string, RuntimeService>;
@@ -73,8 +74,12 @@ export function startContainerRecreateExecutor(deps: ContainerRecreateExecutorDe
   const clock = deps.clock ?? realClock;
   const base = deps.log.child({ node: deps.nodeName });
   const log = base.child({ controller: 'crr-daemon' });
-  const caches = deps.caches ?? startNodeCaches(deps.kube, deps.nodeName, deps.signal, log);
-  const getPod = deps.getPod ?? kubePodGetter(deps.kube.core);
+  const kube = (): Pick<Kube, 'kc' | 'core' | 'custom'> => {
+    if (!deps.kube) throw new Error('startContainerRecreateExecutor: without kube, pass caches, getPod, writer and emitEvent');
+    return deps.kube;
+  };
+  const caches = deps.caches ?? startNodeCaches(kube(), deps.nodeName, deps.signal, log);
+  const getPod = deps.getPod ?? kubePodGetter(kube().core);
   const expectations = new ResourceVersionExpectations(() => clock.now());
   const jitter = Math.floor((deps.random ?? Math.random)() * 5_000);
   const queue = new WorkQueue({ clock, rateLimiter: new ExponentialFailureRateLimiter(BACKOFF_BASE_MS, BACKOFF_MAX_MS + jitter) });
@@ -97,9 +102,9 @@ export function startContainerRecreateExecutor(deps: ContainerRecreateExecutorDe
       return podMatches(crr, caches.pods.get(`${ns}/${name}`)) || podMatches(crr, await getPod(ns, name));
     },
     runtimes: deps.runtimes,
-    writer: deps.writer ?? kubeCrrWriter(deps.kube.custom),
+    writer: deps.writer ?? kubeCrrWriter(kube().custom),
     expectations,
-    emitEvent: deps.emitEvent ?? kubeEventSink(deps.kube.core, deps.nodeName, log, () => clock.now()),
+    emitEvent: deps.emitEvent ?? kubeEventSink(kube().core, deps.nodeName, log, () => clock.now()),
     now: () => clock.now(),
     log,
     httpGet: deps.httpGet,
