@@ -21,6 +21,10 @@ const Env = Type.Object({
   LEADER_ELECT: Type.Boolean({ default: true }),
   LEADER_ELECTION_ID: Type.String({ minLength: 1, default: 'kruise-manager' }),
   CONTROLLERS: Type.String({ default: '' }),
+  // NodeImage / ImagePullJob (spec/daemon-and-controllers.md §2.3, §3.2, §3.3); names after upstream's flags/env.
+  KRUISE_DAEMON_CONFIG_NS: Type.String({ minLength: 1, default: 'kruise-daemon-config' }),
+  NODEIMAGE_CREATION_DELAY_SECONDS: Type.Integer({ minimum: 0, default: 30 }),
+  DEFAULT_TTLSECONDS_FOR_ALWAYS_NODEIMAGE: Type.Integer({ minimum: 0, maximum: 31 * 24 * 3600, default: 300 }),
 });
 
 export type CertWriter = 'secret' | 'fs' | 'external';
@@ -47,6 +51,12 @@ export interface Config {
   readonly leaderElectionId: string;
   /** Controllers to run, by name; empty = all. */
   readonly controllers: readonly string[];
+  /** The only namespace the daemon reads Secrets in; ImagePullJob copies pull secrets here. */
+  readonly daemonConfigNamespace: string;
+  /** How long a Node must have been Ready before its NodeImage is created (upstream --nodeimage-creation-delay). */
+  readonly nodeImageCreationDelayMs: number;
+  /** Added to the TTL of tags written by Always jobs (upstream --default-ttlseconds-for-always-nodeimage). */
+  readonly defaultTtlSecondsForAlwaysNodeImage: number;
 }
 
 /** Gates consulted by the admission handlers; defaults follow the Kruise Helm chart (spec §5). */
@@ -119,5 +129,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     leaderElect: e.LEADER_ELECT,
     leaderElectionId: e.LEADER_ELECTION_ID,
     controllers: Object.freeze(e.CONTROLLERS.split(',').map((c) => c.trim()).filter(Boolean)),
+    daemonConfigNamespace: e.KRUISE_DAEMON_CONFIG_NS,
+    nodeImageCreationDelayMs: e.NODEIMAGE_CREATION_DELAY_SECONDS * 1000,
+    defaultTtlSecondsForAlwaysNodeImage: e.DEFAULT_TTLSECONDS_FOR_ALWAYS_NODEIMAGE,
   });
 }
