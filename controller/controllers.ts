@@ -1,4 +1,5 @@
 // Every controller the manager can run, in start order. CONTROLLERS=a,b limits a process to some of them.
+import { imagePullJobController } from './imagepulljob/controller.js';
 import { launchPriorityController } from './launch-priority/controller.js';
 import { nodeImageController } from './nodeimage/controller.js';
 import type { Controller } from './types.js';
@@ -6,4 +7,5 @@ import type { Controller } from './types.js';
 export const controllers: readonly Controller[] = [
   launchPriorityController,
   nodeImageController,
+  imagePullJobController,
 ];
