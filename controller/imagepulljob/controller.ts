@@ -12,7 +12,7 @@ import { LabelSelectorError } from '../../shared/domain/label-selector.js';
 import { freshView } from '../../shared/kube/fresh-view.js';
 import { metaTime, parseMetaTime } from '../../shared/kube/meta-time.js';
 import { objectKey } from '../../shared/kube/keys.js';
-import { resources } from '../../shared/kube/resources.js';
+import { resources, withTypeMeta } from '../../shared/kube/resources.js';
 import { TerminalError, type Result } from '../../shared/reconcile/types.js';
 import type { Controller } from '../types.js';
 import { computeStatus, parallelismOf } from './job-status.js';
@@ -64,7 +64,7 @@ export const imagePullJobController: Controller = {
       copies: secrets.list().filter((s) => s.metadata?.namespace === config.daemonConfigNamespace),
     });
     const setFinalizers = async (job: ImagePullJob, finalizers: string[]) => {
-      jobs.wrote(await rest.replace(resources.imagePullJobs, { ...job, metadata: { ...job.metadata, finalizers } }, { fieldManager: FIELD_MANAGER }));
+      jobs.wrote(await rest.replace(resources.imagePullJobs, withTypeMeta(resources.imagePullJobs, { ...job, metadata: { ...job.metadata, finalizers } }), { fieldManager: FIELD_MANAGER }));
     };
     const withdrawAll = (uid: string) => forEachLimit(index.nodeImagesOf(uid), WRITE_CONCURRENCY,
       (name) => updateNodeImage(rest, nodeImages, name, (ni) => withoutJobTags(ni, uid)));
@@ -139,7 +139,7 @@ export const imagePullJobController: Controller = {
       }
 
       if (canonical(current.status) !== canonical(result.status)) {
-        jobs.wrote(await rest.replace(resources.imagePullJobs, { ...current, status: result.status }, { subresource: 'status', fieldManager: FIELD_MANAGER }));
+        jobs.wrote(await rest.replace(resources.imagePullJobs, withTypeMeta(resources.imagePullJobs, { ...current, status: result.status }), { subresource: 'status', fieldManager: FIELD_MANAGER }));
         return;
       }
       const deadline = current.spec?.completionPolicy?.activeDeadlineSeconds;

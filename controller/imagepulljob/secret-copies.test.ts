@@ -64,5 +64,5 @@ test("copies of other jobs are not touched; missing sources are reported; the da
   assert.deepEqual([foreign.update, foreign.delete], [[], []]);
   assert.deepEqual(planSecrets(input({ job: job(['reg', 'nope']) })).missing, ['nope']);
   const local = planSecrets(input({ job: job(['reg', 'nope'], NS) }));
-  assert.deepEqual(local, { create: [], update: [], delete: [], refs: [{ namespace: NS, name: 'reg' }, { namespace: NS, name: 'nope' }], missing: [] });
+  assert.deepEqual(local, { create: [], update: [], delete: [], refs: [{ namespace: NS, name: 'reg' }], missing: ['nope'] });
 });

@@ -76,7 +76,11 @@ export function planSecrets(input: SecretPlanInput): SecretPlan {
   const names = [...new Set(job.spec?.pullSecrets ?? [])];
   const plan: SecretPlan = { create: [], update: [], delete: [], refs: [], missing: [] };
   if (job.metadata?.namespace === ns) {
-    plan.refs = names.map((name) => ({ namespace: ns, name }));
+    // The daemon reads these directly. A missing one is left out rather than listed: the NodeImage controller drops
+    // refs to missing Secrets there, and listing it again would make the two controllers take turns.
+    for (const name of names) {
+      if (input.source(name)) plan.refs.push({ namespace: ns, name }); else plan.missing.push(name);
+    }
     return plan;
   }
   const key = jobKey(job);

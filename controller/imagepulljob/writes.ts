@@ -3,7 +3,7 @@
 import type { V1Secret } from '@kubernetes/client-node';
 import type { NodeImage, NodeImageSpec } from '../../shared/api/node-image.js';
 import type { FreshView } from '../../shared/kube/fresh-view.js';
-import { resources } from '../../shared/kube/resources.js';
+import { resources, withTypeMeta } from '../../shared/kube/resources.js';
 import { isConflict, isNotFound, type KubeRest } from '../../shared/kube/rest.js';
 import type { SecretPlan } from './secret-copies.js';
 
@@ -22,7 +22,7 @@ export async function updateNodeImage(rest: KubeRest, view: FreshView<NodeImage>
     const spec = mutate(ni);
     if (!spec) return false;
     try {
-      view.wrote(await rest.replace(resources.nodeImages, { ...ni, spec }, { fieldManager: FIELD_MANAGER }));
+      view.wrote(await rest.replace(resources.nodeImages, withTypeMeta(resources.nodeImages, { ...ni, spec }), { fieldManager: FIELD_MANAGER }));
       return true;
     } catch (err) {
       if (isNotFound(err)) return false;
@@ -59,11 +59,11 @@ export async function applySecretPlan(rest: KubeRest, plan: SecretPlan): Promise
       if (!isConflict(err)) throw err;
       const found = await rest.get<V1Secret>(resources.secrets, { namespace: s.metadata!.namespace!, name: s.metadata!.name! });
       if (JSON.stringify(found.data ?? {}) !== JSON.stringify(s.data ?? {}) || found.type !== s.type) {
-        await rest.replace(resources.secrets, { ...found, type: s.type, data: s.data ?? {} }, { fieldManager: FIELD_MANAGER });
+        await rest.replace(resources.secrets, withTypeMeta(resources.secrets, { ...found, type: s.type, data: s.data ?? {} }), { fieldManager: FIELD_MANAGER });
       }
     }
   }
-  for (const s of plan.update) await rest.replace(resources.secrets, s, { fieldManager: FIELD_MANAGER });
+  for (const s of plan.update) await rest.replace(resources.secrets, withTypeMeta(resources.secrets, s), { fieldManager: FIELD_MANAGER });
   for (const s of plan.delete) {
     await rest.delete(resources.secrets, { namespace: s.metadata!.namespace!, name: s.metadata!.name! }, { uid: s.metadata?.uid });
   }

@@ -8,7 +8,7 @@ import { KRUISE_API_VERSION } from '../../shared/api/meta.js';
 import { FakeNodeImageLabel, type NodeImage, type ReferenceObject } from '../../shared/api/node-image.js';
 import { freshView } from '../../shared/kube/fresh-view.js';
 import { objectKey } from '../../shared/kube/keys.js';
-import { resources } from '../../shared/kube/resources.js';
+import { resources, withTypeMeta } from '../../shared/kube/resources.js';
 import { isConflict, isNotFound, type KubeRest } from '../../shared/kube/rest.js';
 import type { Result } from '../../shared/reconcile/types.js';
 import { OwnerIndex } from '../imagepulljob/owner-index.js';
@@ -85,7 +85,7 @@ export const nodeImageController: Controller = {
       });
       if (cleaned.update) {
         const next: NodeImage = { ...ni, metadata: { ...ni.metadata, labels: cleaned.update.labels }, spec: cleaned.update.spec };
-        view.wrote(await rest.replace(resources.nodeImages, next, { fieldManager: FIELD_MANAGER }));
+        view.wrote(await rest.replace(resources.nodeImages, withTypeMeta(resources.nodeImages, next), { fieldManager: FIELD_MANAGER }));
         // The write comes back as an event; status supervision runs on that fresher object.
         return;
       }
@@ -94,10 +94,10 @@ export const nodeImageController: Controller = {
       for (const f of supervised.failures) {
         const message = `Failed to pull image ${f.image}:${f.tag} on node ${name} for ${f.message}`;
         for (const o of f.owners) recorder.event(referenced(o), 'Warning', 'PullImageFailed', message);
-        recorder.event(ni, 'Warning', 'PullImageFailed', message);
+        recorder.event(withTypeMeta(resources.nodeImages, ni), 'Warning', 'PullImageFailed', message);
       }
       if (supervised.status) {
-        view.wrote(await rest.replace(resources.nodeImages, { ...ni, status: supervised.status }, { subresource: 'status', fieldManager: FIELD_MANAGER }));
+        view.wrote(await rest.replace(resources.nodeImages, withTypeMeta(resources.nodeImages, { ...ni, status: supervised.status }), { subresource: 'status', fieldManager: FIELD_MANAGER }));
       }
       const waits = [cleaned.requeueAfterMs, supervised.requeueAfterMs].filter((w): w is number => w !== undefined);
       const after = jitter(waits.length ? Math.min(...waits) : undefined);
