@@ -76,3 +76,17 @@ test('a tag the daemon never answered for is failed after 10 minutes, with event
   assert.deepEqual(w.events.map((e) => [e.kind, e.name, e.type, e.reason, e.message]), [
     ['ImagePullJob', 'j', 'Warning', 'PullImageFailed', msg], ['NodeImage', 'n1', 'Warning', 'PullImageFailed', msg]]);
 });
+
+test('deleting a pull-secret copy in kruise-daemon-config removes the refs to it', async () => {
+  const w = world();
+  w.cluster.seed(resources.nodes, node('n1', T0 - 60_000));
+  w.cluster.seed(resources.secrets, { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'reg-abcde', namespace: 'kruise-daemon-config' } });
+  w.cluster.seed<NodeImage>(resources.nodeImages, { metadata: { name: 'n1', labels: { zone: 'a' } }, spec: { images: { app: {
+    tags: [{ tag: '1', createdAt: iso(T0), version: 0, pullPolicy: { ttlSecondsAfterFinished: 300 } }],
+    pullSecrets: [{ namespace: 'kruise-daemon-config', name: 'reg-abcde' }, { namespace: 'default', name: 'elsewhere' }] } } } });
+  await w.run();
+  assert.equal(w.ni('n1')!.spec!.images!.app!.pullSecrets!.length, 2);
+  await w.cluster.rest.delete(resources.secrets, { namespace: 'kruise-daemon-config', name: 'reg-abcde' });
+  await w.run();
+  assert.deepEqual(w.ni('n1')!.spec!.images!.app!.pullSecrets, [{ namespace: 'default', name: 'elsewhere' }]);
+});

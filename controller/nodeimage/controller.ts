@@ -43,6 +43,15 @@ export const nodeImageController: Controller = {
       const name = node.metadata!.name!;
       if (nodeChangeMatters(nodes.get(name), view.get(name))) queue.add(name);
     });
+    // A released pull-secret copy leaves the NodeImages listing it (a rare event: a scan of the cache is fine).
+    secrets.onChange((secret) => {
+      const { namespace, name } = secret.metadata ?? {};
+      if (namespace !== config.daemonConfigNamespace || secrets.get(`${namespace}/${name}`)) return;
+      for (const ni of nodeImages.list()) {
+        const listed = Object.values(ni.spec?.images ?? {}).some((i) => i.pullSecrets?.some((r) => r.namespace === namespace && r.name === name));
+        if (listed) queue.add(ni.metadata!.name!);
+      }
+    });
     // A deleted job's tags go at once rather than at the NodeImage's next event.
     jobs.onChange((job) => {
       if (jobs.get(objectKey(job)) === undefined) for (const n of index.nodeImagesOf(job.metadata?.uid ?? '')) queue.add(n);
