@@ -1,4 +1,5 @@
 // Every controller the manager can run, in start order. CONTROLLERS=a,b limits a process to some of them.
+import { containerRecreateRequestController } from './containerrecreaterequest/controller.js';
 import { imagePullJobController } from './imagepulljob/controller.js';
 import { launchPriorityController } from './launch-priority/controller.js';
 import { nodeImageController } from './nodeimage/controller.js';
@@ -6,6 +7,7 @@ import type { Controller } from './types.js';
 
 export const controllers: readonly Controller[] = [
   launchPriorityController,
+  containerRecreateRequestController,
   nodeImageController,
   imagePullJobController,
 ];

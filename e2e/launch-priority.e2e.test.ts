@@ -1,8 +1,10 @@
 // Container launch priority on the real apiserver: the webhook adds the barrier env, the controller releases
 // p_<n> keys one priority at a time as containers become ready (kubelet played by the test), then marks the pod done.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { loadAll } from 'js-yaml';
 import { eventually, getJson, kubectl, kubectlOk, stack } from './harness/kube.js';
 import { ensureStandinNode, writeContainerStatuses } from './harness/kubelet-standin.js';
 
@@ -23,10 +25,8 @@ describe('container launch priority', { skip: typeof s === 'string' ? s : false 
     ensureStandinNode(node);
     kubectlOk(['create', 'namespace', ns]);
     // The seed's pods, bound to the stand-in node so the test decides when each container is ready.
-    const docs = kubectlOk(['create', '--dry-run=client', '-o', 'json', '-f', example]);
-    const list = JSON.parse(docs) as { items?: object[] } & object;
-    for (const item of list.items ?? [list]) {
-      const pod = item as { spec: { nodeName?: string; tolerations?: object[] } };
+    for (const doc of loadAll(readFileSync(example, 'utf8'))) {
+      const pod = doc as { spec: { nodeName?: string } };
       pod.spec.nodeName = node;
       kubectlOk(['create', '-n', ns, '-f', '-'], JSON.stringify(pod));
     }
