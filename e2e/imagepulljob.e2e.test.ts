@@ -155,7 +155,8 @@ describe('NodeImage and ImagePullJob controllers', { skip: typeof s === 'string'
       reportPull('kwok-node-1', 'e2e-ipj/rolling', '4', 'Succeeded');
       await sleep(2_000);
       assert.deepEqual(holders('e2e-ipj/rolling', '4'), ['kwok-node-1'], 'nothing moves while the manager is down');
-      const c = await startController({ repoRoot: join(import.meta.dirname, '..'), kubeconfig: process.env.KUBECONFIG!, logDir: dirname(st.controller!.log), name: 'kruise-controller-restarted' });
+      // Same name as the harness's (POD_NAME → lease identity prefix), as a restarted pod keeps its name.
+      const c = await startController({ repoRoot: join(import.meta.dirname, '..'), kubeconfig: process.env.KUBECONFIG!, logDir: dirname(st.controller!.log) });
       updateStack({ ...st, controller: { pid: c.daemon.pid, log: c.daemon.logFile, healthPort: c.healthPort } });
 
       await eventually('second node tagged by the new manager', () => holders('e2e-ipj/rolling', '4').join() === 'kwok-node-1,kwok-node-2', 60_000);
