@@ -40,7 +40,7 @@ async function main(): Promise<void> {
   collectDefaultMetrics({ register: registry });
   const informers = informerFactory({ kc: kube.kc, rest, signal: stop.signal, log });
   const deps: ControllerDeps = {
-    kube, rest, informers, log, metrics: registry, clock: realClock, namespace: config.namespace,
+    kube, rest, informers, log, metrics: registry, clock: realClock, namespace: config.namespace, config,
     events: (component) => eventRecorder({ rest, component, log }),
   };
 

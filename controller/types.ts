@@ -3,7 +3,7 @@
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import type { Clock } from '../shared/clock.js';
-import type { FeatureGate } from '../shared/config.js';
+import type { Config, FeatureGate } from '../shared/config.js';
 import type { Kube } from '../shared/kube/client.js';
 import type { EventRecorder } from '../shared/kube/event-recorder.js';
 import type { InformerFactory } from '../shared/kube/informer-factory.js';
@@ -23,6 +23,8 @@ export interface ControllerDeps {
   clock: Clock;
   /** kruise-ts's own namespace (POD_NAMESPACE, default kruise-system). */
   namespace: string;
+  /** The process configuration, for controller settings (read once by main.ts). */
+  config: Config;
 }
 
 /** The part of the WorkQueue a controller's watch handlers may use: keys in, never objects. */

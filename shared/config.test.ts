@@ -79,3 +79,16 @@ test('daemon: an endpoint and a socket file together, or a non-numeric cap, are 
     assert.equal(err.problems.length, 2, err.message);
   }
 });
+
+test('NodeImage / ImagePullJob settings: upstream defaults, overridable, bounded', () => {
+  const d = loadConfig({});
+  assert.equal(d.daemonConfigNamespace, 'kruise-daemon-config');
+  assert.equal(d.nodeImageCreationDelayMs, 30_000);
+  assert.equal(d.defaultTtlSecondsForAlwaysNodeImage, 300);
+  const c = loadConfig({ KRUISE_DAEMON_CONFIG_NS: 'pull-secrets', NODEIMAGE_CREATION_DELAY_SECONDS: '0', DEFAULT_TTLSECONDS_FOR_ALWAYS_NODEIMAGE: '60' });
+  assert.equal(c.daemonConfigNamespace, 'pull-secrets');
+  assert.equal(c.nodeImageCreationDelayMs, 0);
+  assert.equal(c.defaultTtlSecondsForAlwaysNodeImage, 60);
+  assert.throws(() => loadConfig({ DEFAULT_TTLSECONDS_FOR_ALWAYS_NODEIMAGE: String(32 * 24 * 3600) }), ConfigError);
+  assert.throws(() => loadConfig({ NODEIMAGE_CREATION_DELAY_SECONDS: '-1' }), ConfigError);
+});

@@ -27,6 +27,10 @@ const Env = Type.Object({
   CRI_ENDPOINT: Type.Optional(Type.String({ minLength: 1 })),
   CRI_SOCKET_FILE: Type.Optional(Type.String({ minLength: 1 })),
   MAX_WORKERS_FOR_PULL_IMAGE: Type.Integer({ default: -1 }),
+  // NodeImage / ImagePullJob (spec/daemon-and-controllers.md §2.3, §3.2, §3.3); names after upstream's flags/env.
+  KRUISE_DAEMON_CONFIG_NS: Type.String({ minLength: 1, default: 'kruise-daemon-config' }),
+  NODEIMAGE_CREATION_DELAY_SECONDS: Type.Integer({ minimum: 0, default: 30 }),
+  DEFAULT_TTLSECONDS_FOR_ALWAYS_NODEIMAGE: Type.Integer({ minimum: 0, maximum: 31 * 24 * 3600, default: 300 }),
 });
 
 type ParsedEnv = Static<typeof Env>;
@@ -55,6 +59,12 @@ export interface Config {
   readonly leaderElectionId: string;
   /** Controllers to run, by name; empty = all. */
   readonly controllers: readonly string[];
+  /** The only namespace the daemon reads Secrets in; ImagePullJob copies pull secrets here. */
+  readonly daemonConfigNamespace: string;
+  /** How long a Node must have been Ready before its NodeImage is created (upstream --nodeimage-creation-delay). */
+  readonly nodeImageCreationDelayMs: number;
+  /** Added to the TTL of tags written by Always jobs (upstream --default-ttlseconds-for-always-nodeimage). */
+  readonly defaultTtlSecondsForAlwaysNodeImage: number;
 }
 
 /** Gates consulted by the admission handlers and the controllers; defaults follow the Kruise Helm chart (spec §5). */
@@ -133,6 +143,9 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     leaderElect: e.LEADER_ELECT,
     leaderElectionId: e.LEADER_ELECTION_ID,
     controllers: Object.freeze(e.CONTROLLERS.split(',').map((c) => c.trim()).filter(Boolean)),
+    daemonConfigNamespace: e.KRUISE_DAEMON_CONFIG_NS,
+    nodeImageCreationDelayMs: e.NODEIMAGE_CREATION_DELAY_SECONDS * 1000,
+    defaultTtlSecondsForAlwaysNodeImage: e.DEFAULT_TTLSECONDS_FOR_ALWAYS_NODEIMAGE,
   });
 }
 

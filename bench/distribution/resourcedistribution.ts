@@ -15,6 +15,7 @@ import { runControllers } from '../../controller/run-controllers.js';
 import type { ControllerDeps } from '../../controller/types.js';
 import { binDir, kubectl, startCluster, type Cluster } from '../../e2e/harness/cluster/cluster.js';
 import { realClock } from '../../shared/clock.js';
+import { loadConfig } from '../../shared/config.js';
 import { silentLogger } from '../../shared/log.js';
 import { makeKube } from '../../shared/kube/client.js';
 import { eventRecorder } from '../../shared/kube/event-recorder.js';
@@ -130,6 +131,7 @@ async function main(): Promise<void> {
     const registry = new Registry();
     const deps: ControllerDeps = {
       kube, rest, log: silentLogger(), metrics: registry, clock: realClock, namespace: 'kruise-system',
+      config: loadConfig({ FEATURE_GATES: 'ResourceDistributionGate=true', LEADER_ELECT: 'false' }),
       informers: informerFactory({ kc: kube.kc, rest, signal: stop.signal, log: silentLogger() }),
       events: (component) => eventRecorder({ rest, component, log: silentLogger() }),
     };
