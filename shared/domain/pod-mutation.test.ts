@@ -37,3 +37,12 @@ test('UPDATE changes nothing at all', () => {
   const p = kruiseOwned();
   assert.deepEqual(mutatePodOnCreate(p, makeCtx([sidecarSet1()], { operation: 'UPDATE' })), p);
 });
+
+test('the whole pipeline never modifies its input (the webhook diffs against it without a copy)', () => {
+  const p = kruiseOwned();
+  p.metadata!.annotations = { 'apps.kruise.io/container-launch-priority': 'Ordered' };
+  const before = JSON.stringify(p);
+  const out = mutatePodOnCreate(p, makeCtx([sidecarSet1()]));
+  assert.notEqual(JSON.stringify(out), before, 'the pod was mutated');
+  assert.equal(JSON.stringify(p), before);
+});
