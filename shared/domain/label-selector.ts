@@ -28,6 +28,43 @@ export function validateLabelSelector(selector: LabelSelector): void {
   }
 }
 
+/** A selector turned into a predicate over labels; an invalid selector's predicate throws its LabelSelectorError. */
+export type LabelMatcher = (labels: Record<string, string> | undefined) => boolean;
+
+/**
+ * Compiles `selector` once: validated, matchLabels unpacked into arrays, each expression's values in a Set. Callers
+ * that match many pods against one selector keep the result. Reads the selector only now, so later edits to it are
+ * not seen (selectors from informer caches are never edited in place; a change arrives as a new object).
+ */
+export function compileLabelSelector(selector: LabelSelector): LabelMatcher {
+  try {
+    validateLabelSelector(selector);
+  } catch (err) {
+    return () => {
+      throw err;
+    };
+  }
+  const keys = Object.keys(selector.matchLabels ?? {});
+  const values = keys.map((k) => selector.matchLabels![k]);
+  const exprs = (selector.matchExpressions ?? []).map((r) => ({ key: r.key, operator: r.operator, values: new Set(r.values ?? []) }));
+  return (labels) => {
+    const have = labels ?? {};
+    for (let i = 0; i < keys.length; i++) {
+      if (!Object.hasOwn(have, keys[i]!) || have[keys[i]!] !== values[i]) return false;
+    }
+    for (const req of exprs) {
+      const present = Object.hasOwn(have, req.key);
+      const ok =
+        req.operator === 'In' ? present && req.values.has(have[req.key]!)
+        : req.operator === 'NotIn' ? !present || !req.values.has(have[req.key]!)
+        : req.operator === 'Exists' ? present
+        : !present;
+      if (!ok) return false;
+    }
+    return true;
+  };
+}
+
 /**
  * Whether `labels` satisfy `selector` (matchLabels AND every matchExpression). `NotIn` and `DoesNotExist` match when the
  * label is absent. An empty selector `{}` matches everything, as in Kubernetes.
@@ -38,20 +75,5 @@ export function validateLabelSelector(selector: LabelSelector): void {
  * LabelSelectorError even when an earlier term already fails.
  */
 export function matchesLabelSelector(selector: LabelSelector, labels: Record<string, string> | undefined): boolean {
-  validateLabelSelector(selector);
-  const have = labels ?? {};
-  for (const [k, v] of Object.entries(selector.matchLabels ?? {})) {
-    if (!Object.hasOwn(have, k) || have[k] !== v) return false;
-  }
-  for (const req of selector.matchExpressions ?? []) {
-    const present = Object.hasOwn(have, req.key);
-    const values = req.values ?? [];
-    const ok =
-      req.operator === 'In' ? present && values.includes(have[req.key]!)
-      : req.operator === 'NotIn' ? !present || !values.includes(have[req.key]!)
-      : req.operator === 'Exists' ? present
-      : !present;
-    if (!ok) return false;
-  }
-  return true;
+  return compileLabelSelector(selector)(labels);
 }

@@ -24,11 +24,19 @@ function podSkipReason(pod: Pod, ctx: InjectionContext): string | null {
 
 const setName = (s: SidecarSet) => s.metadata?.name ?? '';
 
-/** The SidecarSets in byte order of name; the caches already hand them sorted, so a linear check usually suffices. */
-function sortedByName(sets: SidecarSet[]): SidecarSet[] {
+// Frozen arrays found already sorted: they cannot change, so their order is checked once, not per review.
+const checkedSorted = new WeakSet<readonly SidecarSet[]>();
+
+/**
+ * The SidecarSets in byte order of name; the caches already hand them sorted (in a frozen array, checked once), so a
+ * linear check usually suffices.
+ */
+function sortedByName(sets: readonly SidecarSet[]): readonly SidecarSet[] {
+  if (checkedSorted.has(sets)) return sets;
   for (let i = 1; i < sets.length; i++) {
     if (byteOrder(setName(sets[i - 1]!), setName(sets[i]!)) > 0) return [...sets].sort((a, b) => byteOrder(setName(a), setName(b)));
   }
+  if (Object.isFrozen(sets)) checkedSorted.add(sets);
   return sets;
 }
 

@@ -5,6 +5,7 @@ import type { SidecarSet } from '../../api/sidecarset.js';
 import { AdmissionDeniedError } from '../../errors.js';
 import { makeCtx, names, pod1, sidecarSet1 } from './fixtures.js';
 import { injectSidecars, type InjectionContext } from './index.js';
+import { compiledMatch } from './match.js';
 
 const injected = (pod: Pod) => names(pod.spec?.containers).includes('dns-f');
 
@@ -73,4 +74,54 @@ test('the input pod and SidecarSets are never modified', () => {
   const out = injectSidecars(pod, makeCtx([set]));
   assert.notEqual(out, pod);
   assert.deepEqual({ pod, set }, before);
+});
+
+// --- compiled matching data, cached per SidecarSet object and resourceVersion ---
+
+const stored = (rv: string) => {
+  const s = sidecarSet1();
+  s.metadata!.resourceVersion = rv;
+  return s;
+};
+
+test('a stored SidecarSet is compiled once and reused while its resourceVersion stays', () => {
+  const set = stored('10');
+  const first = compiledMatch(set);
+  assert.equal(compiledMatch(set), first);
+  assert.equal(injected(injectSidecars(pod1(), makeCtx([set]))), true);
+  assert.equal(compiledMatch(set), first, 'injection used the same compiled entry');
+});
+
+test('a SidecarSet that changes (new object from the informer) is matched by its new selector', () => {
+  const before = stored('10');
+  const after = stored('11');
+  after.spec!.selector = { matchLabels: { app: 'other' } };
+  assert.equal(injected(injectSidecars(pod1(), makeCtx([before]))), true);
+  assert.equal(injected(injectSidecars(pod1(), makeCtx([after]))), false);
+  assert.equal(injected(injectSidecars(pod1(), makeCtx([before]))), true);
+});
+
+test('the same object with a new resourceVersion is recompiled (selector, pause, namespace)', () => {
+  const set = stored('20');
+  const first = compiledMatch(set);
+  set.spec!.injectionStrategy = { paused: true };
+  set.metadata!.resourceVersion = '21';
+  assert.notEqual(compiledMatch(set), first);
+  assert.equal(injected(injectSidecars(pod1(), makeCtx([set]))), false);
+  set.spec!.injectionStrategy = {};
+  set.spec!.namespace = 'elsewhere';
+  set.metadata!.resourceVersion = '22';
+  assert.equal(injected(injectSidecars(pod1(), makeCtx([set]))), false);
+  set.spec!.namespace = 'default';
+  set.spec!.selector = { matchExpressions: [{ key: 'app', operator: 'Bogus' as never }] };
+  set.metadata!.resourceVersion = '23';
+  assert.throws(() => injectSidecars(pod1(), makeCtx([set])), (e: unknown) => e instanceof AdmissionDeniedError && e.code === 400);
+});
+
+test('a SidecarSet without a resourceVersion is compiled afresh on every call', () => {
+  const set = sidecarSet1();
+  assert.notEqual(compiledMatch(set), compiledMatch(set));
+  assert.equal(injected(injectSidecars(pod1(), makeCtx([set]))), true);
+  set.spec!.selector = { matchLabels: { app: 'other' } };
+  assert.equal(injected(injectSidecars(pod1(), makeCtx([set]))), false);
 });
