@@ -5,7 +5,7 @@ import { byteOrder } from './annotations.js';
 import { buildSidecars } from './build-sidecars.js';
 import { cloneJson } from './clone.js';
 import type { InjectionContext } from './context.js';
-import { sidecarSetSkipReason } from './match.js';
+import { compiledMatch, skipReason, type CompiledMatch } from './match.js';
 import { mergeByName, mergeContainers, mergeSecrets, sortByName } from './merge.js';
 import { applyPatchPodMetadata } from './pod-metadata.js';
 import { chooseRevision } from './revision.js';
@@ -24,26 +24,44 @@ function podSkipReason(pod: Pod, ctx: InjectionContext): string | null {
 
 const setName = (s: SidecarSet) => s.metadata?.name ?? '';
 
-// Frozen arrays found already sorted: they cannot change, so their order is checked once, not per review.
-const checkedSorted = new WeakSet<readonly SidecarSet[]>();
-
-/**
- * The SidecarSets in byte order of name; the caches already hand them sorted (in a frozen array, checked once), so a
- * linear check usually suffices.
- */
+/** The SidecarSets in byte order of name; the caches already hand them sorted, so a linear check usually suffices. */
 function sortedByName(sets: readonly SidecarSet[]): readonly SidecarSet[] {
-  if (checkedSorted.has(sets)) return sets;
   for (let i = 1; i < sets.length; i++) {
     if (byteOrder(setName(sets[i - 1]!), setName(sets[i]!)) > 0) return [...sets].sort((a, b) => byteOrder(setName(a), setName(b)));
   }
-  if (Object.isFrozen(sets)) checkedSorted.add(sets);
   return sets;
+}
+
+interface PreparedSets {
+  sorted: readonly SidecarSet[];
+  matches: readonly CompiledMatch[];
+}
+
+// The caches hand out one frozen array until a SidecarSet changes; sorting and compiling it once serves every review
+// until then (one lookup per review instead of one per SidecarSet). Arrays that are not frozen are prepared per call.
+const preparedLists = new WeakMap<readonly SidecarSet[], PreparedSets>();
+
+function prepare(sets: readonly SidecarSet[]): PreparedSets {
+  const cached = preparedLists.get(sets);
+  if (cached) return cached;
+  const sorted = sortedByName(sets);
+  const prepared = { sorted, matches: sorted.map(compiledMatch) };
+  if (Object.isFrozen(sets)) preparedLists.set(sets, prepared);
+  return prepared;
 }
 
 /** SidecarSets that apply to the pod, sorted by name (upstream: informer order), each at the revision to inject. */
 export function matchedSidecarSets(pod: Pod, podNamespace: string, ctx: InjectionContext): SidecarSet[] {
-  const sorted = sortedByName(ctx.sidecarSets);
-  return sorted.filter((s) => sidecarSetSkipReason(s, pod, podNamespace, ctx.namespaceLabels) === null).map((s) => chooseRevision(s, pod, ctx));
+  const { sorted, matches } = prepare(ctx.sidecarSets);
+  const out: SidecarSet[] = [];
+  for (let i = 0; i < sorted.length; i++) {
+    const set = sorted[i]!;
+    let match = matches[i]!;
+    // A set without a resourceVersion (tests, CLI documents) may have been edited since: compile it again.
+    if (match.resourceVersion === undefined || match.resourceVersion !== set.metadata?.resourceVersion) match = compiledMatch(set);
+    if (skipReason(match, pod, podNamespace, ctx.namespaceLabels) === null) out.push(chooseRevision(set, pod, ctx));
+  }
+  return out;
 }
 
 /**

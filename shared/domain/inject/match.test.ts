@@ -125,3 +125,15 @@ test('a SidecarSet without a resourceVersion is compiled afresh on every call', 
   set.spec!.selector = { matchLabels: { app: 'other' } };
   assert.equal(injected(injectSidecars(pod1(), makeCtx([set]))), false);
 });
+
+test('a frozen list (the caches\' view) is prepared once, yet rv-less SidecarSets in it are still read afresh', () => {
+  const withRv = stored('30');
+  const withoutRv = sidecarSet1();
+  withoutRv.metadata!.name = 'sidecarset2';
+  withoutRv.spec!.containers = [{ ...withoutRv.spec!.containers![0]!, name: 'other-agent' }];
+  const list = Object.freeze([withRv, withoutRv]);
+  const containers = () => names(injectSidecars(pod1(), makeCtx(list as never)).spec?.containers);
+  assert.deepEqual(containers().sort(), ['dns-f', 'log-agent', 'nginx', 'other-agent']);
+  withoutRv.spec!.selector = { matchLabels: { app: 'other' } };
+  assert.deepEqual(containers().sort(), ['dns-f', 'log-agent', 'nginx']);
+});

@@ -62,17 +62,16 @@ export function compiledMatch(set: SidecarSet): CompiledMatch {
 }
 
 /**
- * Why `set` does not apply to the pod, or null when it does. `podNamespace` is the pod's (or the request's) namespace,
+ * Why the SidecarSet `c` was compiled from does not apply to the pod, or null when it does. `podNamespace` is the pod's (or the request's) namespace,
  * "default" when both are empty. A nil or empty `spec.selector` selects nothing; a nil `namespaceSelector` selects every
  * namespace, a set one needs the Namespace to exist.
  */
-export function sidecarSetSkipReason(
-  set: SidecarSet,
+export function skipReason(
+  c: CompiledMatch,
   pod: Pod,
   podNamespace: string,
   namespaceLabels: (name: string) => Record<string, string> | undefined,
 ): string | null {
-  const c = compiledMatch(set);
   if (c.paused) return 'injection paused';
   if (c.namespace && c.namespace !== podNamespace) return `scoped to namespace ${c.namespace}`;
   if (c.namespaceMatch) {
