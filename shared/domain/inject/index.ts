@@ -3,7 +3,7 @@ import type { Pod } from '../../api/meta.js';
 import type { SidecarSet } from '../../api/sidecarset.js';
 import { byteOrder } from './annotations.js';
 import { buildSidecars } from './build-sidecars.js';
-import { cloneJson } from './clone.js';
+import { podShell } from './clone.js';
 import type { InjectionContext } from './context.js';
 import { compiledMatch, skipReason, type CompiledMatch } from './match.js';
 import { mergeByName, mergeContainers, mergeSecrets, sortByName } from './merge.js';
@@ -70,10 +70,13 @@ export function matchedSidecarSets(pod: Pod, podNamespace: string, ctx: Injectio
  * invalid selectors or partition, missing ControllerRevision, unparseable hash annotations, invalid merge-patch JSON.
  */
 export function injectSidecars(input: Pod, ctx: InjectionContext): Pod {
-  return injectSidecarsInto(cloneJson(input), ctx);
+  return injectSidecarsInto(podShell(input), ctx);
 }
 
-/** injectSidecars on a pod the caller owns: modified in place and returned. */
+/**
+ * injectSidecars on a pod shell the caller owns (see podShell): fields of the pod, its metadata and its spec are
+ * assigned, nothing below them is written; returns it.
+ */
 export function injectSidecarsInto(pod: Pod, ctx: InjectionContext): Pod {
   if (podSkipReason(pod, ctx) !== null) return pod;
   const podNamespace = pod.metadata?.namespace || ctx.requestNamespace || 'default';
