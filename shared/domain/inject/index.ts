@@ -53,15 +53,17 @@ function prepare(sets: readonly SidecarSet[]): PreparedSets {
 /** SidecarSets that apply to the pod, sorted by name (upstream: informer order), each at the revision to inject. */
 export function matchedSidecarSets(pod: Pod, podNamespace: string, ctx: InjectionContext): SidecarSet[] {
   const { sorted, matches } = prepare(ctx.sidecarSets);
-  const out: SidecarSet[] = [];
+  const applying: SidecarSet[] = [];
   for (let i = 0; i < sorted.length; i++) {
     const set = sorted[i]!;
     let match = matches[i]!;
     // A set without a resourceVersion (tests, CLI documents) may have been edited since: compile it again.
     if (match.resourceVersion === undefined || match.resourceVersion !== set.metadata?.resourceVersion) match = compiledMatch(set);
-    if (skipReason(match, pod, podNamespace, ctx.namespaceLabels) === null) out.push(chooseRevision(set, pod, ctx));
+    if (skipReason(match, pod, podNamespace, ctx.namespaceLabels) === null) applying.push(set);
   }
-  return out;
+  // Revisions only after every SidecarSet was matched: an invalid selector anywhere refuses the pod (400) before a
+  // missing revision of an earlier set does (403).
+  return applying.map((s) => chooseRevision(s, pod, ctx));
 }
 
 /**

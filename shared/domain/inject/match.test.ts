@@ -137,3 +137,14 @@ test('a frozen list (the caches\' view) is prepared once, yet rv-less SidecarSet
   withoutRv.spec!.selector = { matchLabels: { app: 'other' } };
   assert.deepEqual(containers().sort(), ['dns-f', 'log-agent', 'nginx']);
 });
+
+test('an invalid selector on a later SidecarSet refuses the pod (400) before an earlier set\'s missing revision (403)', () => {
+  const first = sidecarSet1();
+  first.metadata!.name = 'a-first';
+  first.spec!.injectionStrategy = { revision: { revisionName: 'does-not-exist' } };
+  const second = sidecarSet1();
+  second.metadata!.name = 'b-second';
+  second.spec!.selector = { matchExpressions: [{ key: 'app', operator: 'Bogus' as never }] };
+  assert.throws(() => injectSidecars(pod1(), makeCtx([first, second])), (e: unknown) => e instanceof AdmissionDeniedError && e.code === 400 && /b-second/.test(e.message));
+  assert.throws(() => injectSidecars(pod1(), makeCtx([first])), (e: unknown) => e instanceof AdmissionDeniedError && e.code === 403);
+});
