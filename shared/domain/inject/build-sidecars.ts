@@ -1,4 +1,8 @@
 // Per-SidecarSet construction of the containers, volumes, secrets and annotations to inject (spec/webhooks.md §2.5).
+// Nothing is deep-copied: a built container is a new top-level object whose fields that change (env, volumeMounts) are
+// new arrays, and everything else (resources, probes, volumes, the env and mount entries themselves) is shared with the
+// SidecarSet or the pod. No step writes below a container's own fields, so sharing is safe and saves a deep copy of
+// every injected container per review; the result is read-only, like the SidecarSets it comes from.
 import type { Container, LocalObjectReference, Pod, Volume } from '../../api/meta.js';
 import type { SidecarContainer, SidecarSet } from '../../api/sidecarset.js';
 import {
@@ -11,7 +15,6 @@ import {
 import { byteOrder, formatTimestamp, formatUpgradeSpecMap, parseStringMap, parseUpgradeSpecMap } from './annotations.js';
 import { hotUpgradePair, isHotUpgrade } from './hot-upgrade.js';
 import { mergeEnvs, mergeMounts, sharedMountsAndEnvs, transferEnvs } from './share.js';
-import { cloneJson } from './clone.js';
 
 export interface BuiltSidecars {
   initContainers: SidecarContainer[];
@@ -27,13 +30,13 @@ const isNativeSidecar = (c: Container) => c.restartPolicy === 'Always';
 
 /** Mounts, IS_INJECTED and transferred envs on a copy of `source`; queues the SidecarSet volumes its own mounts use. */
 function decorate(source: SidecarContainer, pod: Pod, volumesByName: Map<string, Volume>, volumes: Volume[]): SidecarContainer {
-  const c = cloneJson(source);
+  const c = { ...source };
   const shared = sharedMountsAndEnvs(c, pod);
   const extraEnvs = mergeEnvs(transferEnvs(c, pod), shared.envs);
   for (const m of c.volumeMounts ?? []) {
     // v1.8 dereferences the volume unchecked (validation guarantees it); skipping a missing one is HEAD's behaviour.
     const v = volumesByName.get(m.name);
-    if (v) volumes.push(cloneJson(v));
+    if (v) volumes.push(v);
   }
   const mounts = mergeMounts(c.volumeMounts ?? [], shared.mounts);
   if (mounts.length > 0) c.volumeMounts = mounts;
@@ -72,7 +75,7 @@ export function buildSidecars(sets: SidecarSet[], pod: Pod, now: Date, podRef: s
         Object.assign(out.annotations, pair.annotations);
       } else out.initContainers.push(c);
     }
-    out.imagePullSecrets.push(...cloneJson(spec.imagePullSecrets ?? []));
+    out.imagePullSecrets.push(...(spec.imagePullSecrets ?? []));
 
     for (const sidecar of spec.containers ?? []) {
       sidecarList.add(sidecar.name);
