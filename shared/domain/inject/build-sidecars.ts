@@ -12,7 +12,7 @@ import {
   SidecarSetListAnnotation,
   SidecarSetWorkingHotUpgradeContainer,
 } from '../../api/sidecarset.js';
-import { byteOrder, formatTimestamp, formatUpgradeSpecMap, parseStringMap, parseUpgradeSpecMap } from './annotations.js';
+import { byteOrder, formatTimestamp, formatUpgradeSpecMap, parseStringMap, parseUpgradeSpecMap, withTail, type UpgradeSpec } from './annotations.js';
 import { hotUpgradePair, isHotUpgrade } from './hot-upgrade.js';
 import { mergeEnvs, mergeMounts, sharedMountsAndEnvs, transferEnvs } from './share.js';
 
@@ -27,6 +27,49 @@ export interface BuiltSidecars {
 }
 
 const isNativeSidecar = (c: Container) => c.restartPolicy === 'Always';
+
+/** What a SidecarSet contributes whatever the pod: volumes by name and, if it injects anything, its hash entries. */
+interface SetFacts {
+  resourceVersion: string | undefined;
+  volumesByName: Map<string, Volume>;
+  /** Both entries with updateTimestamp null and the rest pre-rendered (withTail); undefined when nothing is injected. */
+  entries?: { hash: UpgradeSpec; hashWithoutImage: UpgradeSpec };
+}
+
+function setFacts(set: SidecarSet): SetFacts {
+  const name = set.metadata?.name ?? '';
+  const spec = set.spec ?? {};
+  const facts: SetFacts = { resourceVersion: set.metadata?.resourceVersion, volumesByName: new Map((spec.volumes ?? []).map((v) => [v.name, v])) };
+  const inits = spec.initContainers ?? [];
+  const containers = spec.containers ?? [];
+  if (inits.length === 0 && containers.length === 0) return facts;
+  // Native-sidecar init containers and every container, de-duplicated and sorted (upstream's sidecarList).
+  const list = [...new Set([...inits.filter(isNativeSidecar), ...containers].map((c) => c.name))].sort(byteOrder);
+  const setAnnotations = set.metadata?.annotations ?? {};
+  facts.entries = {
+    hash: withTail({
+      updateTimestamp: null,
+      hash: setAnnotations[SidecarSetHashAnnotation] ?? '',
+      sidecarSetName: name,
+      sidecarList: list,
+      ...(set.status?.latestRevision ? { controllerRevision: set.status.latestRevision } : {}),
+    }),
+    hashWithoutImage: withTail({ updateTimestamp: null, hash: setAnnotations[SidecarSetHashWithoutImageAnnotation] ?? '', sidecarSetName: name, sidecarList: [...list] }),
+  };
+  return facts;
+}
+
+// Keyed by SidecarSet object and checked against its resourceVersion, like the compiled matchers (match.ts): informer
+// objects are replaced, never edited, on change. Objects without a resourceVersion are read afresh every time.
+const factsCache = new WeakMap<SidecarSet, SetFacts>();
+
+function factsOf(set: SidecarSet): SetFacts {
+  const rv = set.metadata?.resourceVersion;
+  if (!rv) return setFacts(set);
+  let f = factsCache.get(set);
+  if (!f || f.resourceVersion !== rv) factsCache.set(set, (f = setFacts(set)));
+  return f;
+}
 
 /** Mounts, IS_INJECTED and transferred envs on a copy of `source`; queues the SidecarSet volumes its own mounts use. */
 function decorate(source: SidecarContainer, pod: Pod, volumesByName: Map<string, Volume>, volumes: Volume[]): SidecarContainer {
@@ -61,14 +104,10 @@ export function buildSidecars(sets: SidecarSet[], pod: Pod, now: Date, podRef: s
     const name = set.metadata?.name ?? '';
     const spec = set.spec ?? {};
     names.add(name);
-    const volumesByName = new Map((spec.volumes ?? []).map((v) => [v.name, v]));
-    const sidecarList = new Set<string>();
-    let injecting = false;
+    const { volumesByName, entries } = factsOf(set);
 
     for (const init of spec.initContainers ?? []) {
-      if (isNativeSidecar(init)) sidecarList.add(init.name);
       const c = decorate(init, pod, volumesByName, out.volumes);
-      injecting = true;
       if (isNativeSidecar(init) && isHotUpgrade(init)) {
         const pair = hotUpgradePair(c, workInfo);
         out.initContainers.push(...pair.containers);
@@ -78,9 +117,7 @@ export function buildSidecars(sets: SidecarSet[], pod: Pod, now: Date, podRef: s
     out.imagePullSecrets.push(...(spec.imagePullSecrets ?? []));
 
     for (const sidecar of spec.containers ?? []) {
-      sidecarList.add(sidecar.name);
       const c = decorate(sidecar, pod, volumesByName, out.volumes);
-      injecting = true;
       if (isHotUpgrade(sidecar)) {
         const pair = hotUpgradePair(c, workInfo);
         out.containers.push(...pair.containers);
@@ -88,17 +125,9 @@ export function buildSidecars(sets: SidecarSet[], pod: Pod, now: Date, podRef: s
       } else out.containers.push(c);
     }
 
-    if (injecting) {
-      const list = [...sidecarList].sort(byteOrder);
-      const setAnnotations = set.metadata?.annotations ?? {};
-      hash.set(name, {
-        updateTimestamp: timestamp,
-        hash: setAnnotations[SidecarSetHashAnnotation] ?? '',
-        sidecarSetName: name,
-        sidecarList: list,
-        ...(set.status?.latestRevision ? { controllerRevision: set.status.latestRevision } : {}),
-      });
-      hashWithoutImage.set(name, { updateTimestamp: timestamp, hash: setAnnotations[SidecarSetHashWithoutImageAnnotation] ?? '', sidecarSetName: name, sidecarList: [...list] });
+    if (entries) {
+      hash.set(name, { ...entries.hash, updateTimestamp: timestamp });
+      hashWithoutImage.set(name, { ...entries.hashWithoutImage, updateTimestamp: timestamp });
     }
   }
 
