@@ -5,7 +5,8 @@
 // 1,000 req/s (latency at the target rate, measured from the scheduled send time). With two or more CPUs and
 // taskset, both servers are pinned to CPU 0 and this load generator to CPU 1. Everything is bounded by request count
 // and time; the figures are printed, nothing is asserted about them.
-//   --profile: CPU-profile the kruise server during one more closed-loop phase and print where the time goes.
+//   --profile: CPU-profile the kruise server during one more closed-loop phase and print where the time goes
+//   (--rounds 0 --profile: only that).
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -24,7 +25,8 @@ const PACED = { rate: 1_000, count: 10_000, maxSeconds: 20 };
 const args = process.argv.slice(2);
 // Read before pinning: availableParallelism follows this process's CPU affinity.
 const cpus = availableParallelism();
-const rounds = Number(args[args.indexOf('--rounds') + 1]) || 1;
+const roundsArg = args.includes('--rounds') ? Number(args[args.indexOf('--rounds') + 1]) : 1;
+const rounds = Number.isInteger(roundsArg) && roundsArg >= 0 ? roundsArg : 1;
 const profile = args.includes('--profile');
 
 function canPin(): boolean {
