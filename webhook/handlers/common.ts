@@ -44,8 +44,9 @@ export async function mutateByDiff<T>(req: AdmissionRequest, mutate: (obj: T) =>
 }
 
 /**
- * mutateByDiff for a mutation that returns a new object and never modifies its argument (mutatePodOnCreate copies
- * the pod once itself), so no second copy is made up front.
+ * mutateByDiff for a mutation that returns a new object and never modifies its argument (mutatePodOnCreate builds its
+ * result on a shell of the pod), so no copy is made up front; parts the mutation left alone are shared, and the diff
+ * skips them by identity.
  */
 export function diffNewObject<T>(req: AdmissionRequest, mutate: (obj: T) => T): AdmissionResult {
   const original = requestObject<T>(req);
