@@ -73,13 +73,18 @@ async function startServer(mode: Mode, tls: { key: string; cert: string }): Prom
   return { mode, child, port: await ask<number>(child, {}, 'port') };
 }
 
-/** Server CPU seconds (user + system) spent while `run` ran. */
-async function withServerCpu<T>(s: Server, run: () => Promise<T>): Promise<{ result: T; cpuSeconds: number }> {
+/**
+ * CPU seconds (user + system) the server and this load generator spent while `run` ran. A generator near 100% of its
+ * core caps what the server can be shown to do (the bare server, above all).
+ */
+async function withCpu<T>(s: Server, run: () => Promise<T>): Promise<{ result: T; cpuSeconds: number; genCpuSeconds: number }> {
   type Cpu = { user: number; system: number };
   const before = await ask<Cpu>(s.child, { cpu: true }, 'cpu');
+  const genBefore = process.cpuUsage();
   const result = await run();
+  const gen = process.cpuUsage(genBefore);
   const after = await ask<Cpu>(s.child, { cpu: true }, 'cpu');
-  return { result, cpuSeconds: (after.user + after.system - before.user - before.system) / 1e6 };
+  return { result, cpuSeconds: (after.user + after.system - before.user - before.system) / 1e6, genCpuSeconds: (gen.user + gen.system) / 1e6 };
 }
 
 interface Row {
@@ -87,6 +92,7 @@ interface Row {
   mode: Mode;
   summary: Summary | PacedSummary;
   cpuSeconds: number;
+  genCpuSeconds: number;
 }
 
 const now = new Date();
@@ -101,12 +107,12 @@ try {
   for (const s of servers) await closedLoop(target(s), { concurrency: CLOSED.concurrency, count: WARMUP, maxSeconds: 10 });
   for (let round = 0; round < rounds; round++) {
     for (const s of servers) {
-      const { result, cpuSeconds } = await withServerCpu(s, () => closedLoop(target(s), CLOSED));
-      rows.push({ phase: `closed loop, ${CLOSED.concurrency} concurrent`, mode: s.mode, summary: result, cpuSeconds });
+      const r = await withCpu(s, () => closedLoop(target(s), CLOSED));
+      rows.push({ phase: `closed loop, ${CLOSED.concurrency} concurrent`, mode: s.mode, summary: r.result, cpuSeconds: r.cpuSeconds, genCpuSeconds: r.genCpuSeconds });
     }
     for (const s of servers) {
-      const { result, cpuSeconds } = await withServerCpu(s, () => paced(target(s), PACED));
-      rows.push({ phase: `paced ${PACED.rate} req/s`, mode: s.mode, summary: result, cpuSeconds });
+      const r = await withCpu(s, () => paced(target(s), PACED));
+      rows.push({ phase: `paced ${PACED.rate} req/s`, mode: s.mode, summary: r.result, cpuSeconds: r.cpuSeconds, genCpuSeconds: r.genCpuSeconds });
     }
   }
   if (profile) {
@@ -126,13 +132,14 @@ try {
   console.log(pin ? '  both servers pinned to CPU 0, load generator to CPU 1 (taskset)' : '  not pinned (taskset missing, one CPU, or --no-pin): client and servers share the CPUs');
   console.log(`  request ${Buffer.byteLength(bodies[0]!)} B (Deployment-style pod); kruise-ts: 100 SidecarSets cached, 10 match, reply ${replies[1]!.bytes} B; bare reply ${replies[0]!.bytes} B`);
   console.log(`  closed loop: ${CLOSED.count} requests after ${WARMUP} warm-up, ${CLOSED.concurrency} concurrent; paced: ${PACED.count} requests at ${PACED.rate}/s, latency from the scheduled send time`);
-  console.log(`  ${'phase'.padEnd(28)} ${'target'.padEnd(23)} ${'req/s'.padStart(7)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'server CPU'.padStart(11)} ${'CPU/req'.padStart(9)}  ok/failed`);
+  console.log(`  ${'phase'.padEnd(28)} ${'target'.padEnd(23)} ${'req/s'.padStart(7)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'server CPU'.padStart(11)} ${'CPU/req'.padStart(9)} ${'generator'.padStart(9)}  ok/failed`);
   for (const r of rows) {
     const s = r.summary;
     const lag = 'sendLagP99ms' in s ? `  (send lag p99 ${s.sendLagP99ms.toFixed(2)} ms)` : '';
     const busy = `${fmt((100 * r.cpuSeconds) / s.seconds, 0, 4)}% core`;
     const perReq = `${fmt((r.cpuSeconds * 1e6) / Math.max(1, s.requests + s.failures), 0, 5)} µs`;
-    console.log(`  ${r.phase.padEnd(28)} ${label[r.mode].padEnd(23)} ${fmt(s.rps, 0, 7)} ${fmt(s.p50ms, 2, 8)} ${fmt(s.p99ms, 2, 8)} ${busy.padStart(11)} ${perReq.padStart(9)}  ${s.requests}/${s.failures}${lag}`);
+    const gen = `${fmt((100 * r.genCpuSeconds) / s.seconds, 0, 4)}%`;
+    console.log(`  ${r.phase.padEnd(28)} ${label[r.mode].padEnd(23)} ${fmt(s.rps, 0, 7)} ${fmt(s.p50ms, 2, 8)} ${fmt(s.p99ms, 2, 8)} ${busy.padStart(11)} ${perReq.padStart(9)} ${gen.padStart(9)}  ${s.requests}/${s.failures}${lag}`);
   }
   const closedRows = rows.filter((r) => r.phase.startsWith('closed'));
   const sum = (mode: Mode, f: (r: Row) => number) => closedRows.filter((r) => r.mode === mode).reduce((a, r) => a + f(r), 0);

@@ -31,6 +31,16 @@ export function validateLabelSelector(selector: LabelSelector): void {
 /** A selector turned into a predicate over labels; an invalid selector's predicate throws its LabelSelectorError. */
 export type LabelMatcher = (labels: Record<string, string> | undefined) => boolean;
 
+/** One matchExpression against the labels; `has` tells whether the label's value is among the requirement's values. */
+function requirementHolds(operator: string, present: boolean, has: () => boolean): boolean {
+  switch (operator) {
+    case 'In': return present && has();
+    case 'NotIn': return !present || !has();
+    case 'Exists': return present;
+    default: return !present;
+  }
+}
+
 /**
  * Compiles `selector` once: validated, matchLabels unpacked into arrays, each expression's values in a Set. Callers
  * that match many pods against one selector keep the result. Reads the selector only now, so later edits to it are
@@ -53,13 +63,7 @@ export function compileLabelSelector(selector: LabelSelector): LabelMatcher {
       if (!Object.hasOwn(have, keys[i]!) || have[keys[i]!] !== values[i]) return false;
     }
     for (const req of exprs) {
-      const present = Object.hasOwn(have, req.key);
-      const ok =
-        req.operator === 'In' ? present && req.values.has(have[req.key]!)
-        : req.operator === 'NotIn' ? !present || !req.values.has(have[req.key]!)
-        : req.operator === 'Exists' ? present
-        : !present;
-      if (!ok) return false;
+      if (!requirementHolds(req.operator, Object.hasOwn(have, req.key), () => req.values.has(have[req.key]!))) return false;
     }
     return true;
   };
@@ -72,8 +76,16 @@ export function compileLabelSelector(selector: LabelSelector): LabelMatcher {
  * nil/empty policy is the caller's: a SidecarSet's `spec.selector` that is nil or `{}` matches *no* pod, while its
  * `namespaceSelector` `{}` matches every namespace (spec/webhooks.md §2.3) — callers check that before calling here.
  * The whole selector is validated before matching (as Kubernetes builds it first), so an invalid requirement throws
- * LabelSelectorError even when an earlier term already fails.
+ * LabelSelectorError even when an earlier term already fails. For one-off checks; compileLabelSelector for reuse.
  */
 export function matchesLabelSelector(selector: LabelSelector, labels: Record<string, string> | undefined): boolean {
-  return compileLabelSelector(selector)(labels);
+  validateLabelSelector(selector);
+  const have = labels ?? {};
+  for (const [k, v] of Object.entries(selector.matchLabels ?? {})) {
+    if (!Object.hasOwn(have, k) || have[k] !== v) return false;
+  }
+  for (const req of selector.matchExpressions ?? []) {
+    if (!requirementHolds(req.operator, Object.hasOwn(have, req.key), () => (req.values ?? []).includes(have[req.key]!))) return false;
+  }
+  return true;
 }

@@ -2,26 +2,35 @@
 import type { LabelSelector, Pod } from '../../api/meta.js';
 import type { SidecarSet } from '../../api/sidecarset.js';
 import { AdmissionDeniedError } from '../../errors.js';
-import { compileLabelSelector, LabelSelectorError, type LabelMatcher } from '../label-selector.js';
+import { compileLabelSelector, LabelSelectorError, matchesLabelSelector, type LabelMatcher } from '../label-selector.js';
 
 const isEmptySelector = (s: LabelSelector) => Object.keys(s.matchLabels ?? {}).length === 0 && (s.matchExpressions ?? []).length === 0;
 
-/** A compiled selector whose invalid-selector error becomes a denial naming the SidecarSet and field. */
-function denyingMatcher(set: SidecarSet, field: string, selector: LabelSelector): LabelMatcher {
+/** An invalid-selector error as the denial naming the SidecarSet and field; anything else unchanged. */
+function asDenial(err: unknown, set: SidecarSet, field: string): unknown {
+  if (!(err instanceof LabelSelectorError)) return err;
+  return new AdmissionDeniedError(`sidecarset ${set.metadata?.name} has an invalid ${field}: ${err.message}; fix the SidecarSet`, 400, { cause: err });
+}
+
+/** matchesLabelSelector, with an invalid selector turned into a denial naming the SidecarSet and field. */
+export function selectorMatches(set: SidecarSet, field: string, selector: LabelSelector, labels: Record<string, string> | undefined): boolean {
+  try {
+    return matchesLabelSelector(selector, labels);
+  } catch (err) {
+    throw asDenial(err, set, field);
+  }
+}
+
+/** compileLabelSelector, its invalid-selector error turned into the same denial when the matcher runs. */
+function compiledSelector(set: SidecarSet, field: string, selector: LabelSelector): LabelMatcher {
   const match = compileLabelSelector(selector);
   return (labels) => {
     try {
       return match(labels);
     } catch (err) {
-      if (!(err instanceof LabelSelectorError)) throw err;
-      throw new AdmissionDeniedError(`sidecarset ${set.metadata?.name} has an invalid ${field}: ${err.message}; fix the SidecarSet`, 400, { cause: err });
+      throw asDenial(err, set, field);
     }
   };
-}
-
-/** matchesLabelSelector, with an invalid selector turned into a denial naming the SidecarSet and field. */
-export function selectorMatches(set: SidecarSet, field: string, selector: LabelSelector, labels: Record<string, string> | undefined): boolean {
-  return denyingMatcher(set, field, selector)(labels);
 }
 
 /** Everything about a SidecarSet that decides whether it applies to a pod, read once. */
@@ -35,35 +44,38 @@ export interface CompiledMatch {
   podMatch: LabelMatcher | undefined;
 }
 
-function compile(set: SidecarSet): CompiledMatch {
+/** The matching data with selectors compiled (`compile`) or evaluated directly on each call (one-off use). */
+function matchData(set: SidecarSet, compile: boolean): CompiledMatch {
   const spec = set.spec ?? {};
-  const selector = spec.selector;
+  const { selector, namespaceSelector } = spec;
+  const matcher = (field: string, sel: LabelSelector): LabelMatcher =>
+    compile ? compiledSelector(set, field, sel) : (labels) => selectorMatches(set, field, sel, labels);
   return {
     resourceVersion: set.metadata?.resourceVersion,
     paused: Boolean(spec.injectionStrategy?.paused),
     namespace: spec.namespace || undefined,
-    namespaceMatch: spec.namespaceSelector ? denyingMatcher(set, 'spec.namespaceSelector', spec.namespaceSelector) : undefined,
-    podMatch: !selector || isEmptySelector(selector) ? undefined : denyingMatcher(set, 'spec.selector', selector),
+    namespaceMatch: namespaceSelector ? matcher('spec.namespaceSelector', namespaceSelector) : undefined,
+    podMatch: !selector || isEmptySelector(selector) ? undefined : matcher('spec.selector', selector),
   };
 }
 
 // Keyed by the SidecarSet object: informer caches never edit a stored object, a change replaces it with a new object
 // (and a new resourceVersion), so an entry lives exactly as long as the SidecarSet generation it was compiled from.
-// Objects without a resourceVersion (tests, documents the CLI reads) are compiled on every call instead.
+// Objects without a resourceVersion (tests, documents the CLI reads) are read afresh on every call, uncompiled.
 const compiled = new WeakMap<SidecarSet, CompiledMatch>();
 
 /** The SidecarSet's matching data, compiled once per object and resourceVersion. */
 export function compiledMatch(set: SidecarSet): CompiledMatch {
   const rv = set.metadata?.resourceVersion;
-  if (!rv) return compile(set);
+  if (!rv) return matchData(set, false);
   let c = compiled.get(set);
-  if (!c || c.resourceVersion !== rv) compiled.set(set, (c = compile(set)));
+  if (!c || c.resourceVersion !== rv) compiled.set(set, (c = matchData(set, true)));
   return c;
 }
 
 /**
- * Why the SidecarSet `c` was compiled from does not apply to the pod, or null when it does. `podNamespace` is the pod's (or the request's) namespace,
- * "default" when both are empty. A nil or empty `spec.selector` selects nothing; a nil `namespaceSelector` selects every
+ * Why the SidecarSet `c` was read from does not apply to the pod, or null when it does. `podNamespace` is the pod's
+ * (or the request's) namespace, "default" when both are empty. A nil or empty `spec.selector` selects nothing; a nil `namespaceSelector` selects every
  * namespace, a set one needs the Namespace to exist.
  */
 export function skipReason(
