@@ -11,9 +11,9 @@ export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
  * (the patch member is written last). `result.patch`, when present, must be base64 as diffToPatch makes it.
  */
 export function encodeReview(apiVersion: string, uid: string, result: AdmissionResult): string {
+  if (result.patch === undefined) return JSON.stringify({ apiVersion, kind: 'AdmissionReview', response: { uid, ...result } });
   const { patch, ...rest } = result;
   const head = JSON.stringify({ apiVersion, kind: 'AdmissionReview', response: { uid, ...rest } });
-  if (patch === undefined) return head;
   // head ends with the "}}" closing response and the review.
   return `${head.slice(0, -2)},"patch":"${patch}"}}`;
 }

@@ -33,6 +33,19 @@ export function resultFromError(err: unknown): AdmissionResult {
   return errored(500, err instanceof Error ? new Error(`internal error: ${err.message}`) : new Error(`internal error: ${String(err)}`));
 }
 
+/** The per-review logger with the identity bindings of style P11. */
+function reviewLog(log: Logger, route: WebhookRoute, req: AdmissionRequest): Logger {
+  return log.child({
+    webhook: route.name,
+    uid: req.uid,
+    kind: req.kind.kind,
+    namespace: req.namespace,
+    name: req.name,
+    operation: req.operation,
+    user: req.userInfo?.username,
+  });
+}
+
 function isResult(r: unknown): r is AdmissionResult {
   return typeof r === 'object' && r !== null && typeof (r as AdmissionResult).allowed === 'boolean';
 }
@@ -52,18 +65,8 @@ export function registerAdmissionRoute(app: FastifyInstance, route: WebhookRoute
       return reply.code(400).send({ error: 'Bad Request', message: decoded.message });
     }
     const { apiVersion, request: req } = decoded.review;
-    // The child logger (pino serialises its bindings up front) is made only when a line is written: at info level an
+    // The review logger (pino serialises its bindings up front) is made only when a line is written: at info level an
     // admitted review writes none.
-    const log = () =>
-      deps.log.child({
-        webhook: route.name,
-        uid: req.uid,
-        kind: req.kind.kind,
-        namespace: req.namespace,
-        name: req.name,
-        operation: req.operation,
-        user: req.userInfo?.username,
-      });
     const start = process.hrtime.bigint();
     let result: AdmissionResult;
     try {
@@ -71,14 +74,14 @@ export function registerAdmissionRoute(app: FastifyInstance, route: WebhookRoute
       result = isResult(r) ? r : errored(500, new Error('internal error: handler returned no AdmissionResponse'));
     } catch (err) {
       result = resultFromError(err);
-      if (!(err instanceof AdmissionDeniedError)) log().error({ err }, 'admission handler failed');
+      if (!(err instanceof AdmissionDeniedError)) reviewLog(deps.log, route, req).error({ err }, 'admission handler failed');
     }
     const label = resultLabel(result);
     deps.metrics.admissionDuration.observe(labelsFor(label), Number(process.hrtime.bigint() - start) / 1e9);
     deps.metrics.admissionTotal.inc(labelsFor(label));
     if (label === 'allowed' || label === 'patched') {
-      if (deps.log.isLevelEnabled('debug')) log().debug({ result: label }, 'admitted');
-    } else log().info({ result: label, code: result.status?.code, message: result.status?.message }, 'refused');
+      if (deps.log.isLevelEnabled('debug')) reviewLog(deps.log, route, req).debug({ result: label }, 'admitted');
+    } else reviewLog(deps.log, route, req).info({ result: label, code: result.status?.code, message: result.status?.message }, 'refused');
     return reply.code(200).header('content-type', JSON_CONTENT_TYPE).send(encodeReview(apiVersion, req.uid, result));
   });
 }
