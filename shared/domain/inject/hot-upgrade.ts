@@ -9,7 +9,6 @@ import {
   SidecarSetWorkingHotUpgradeContainer,
 } from '../../api/sidecarset.js';
 import { formatStringMap } from './annotations.js';
-import { cloneJson } from './clone.js';
 
 export const isHotUpgrade = (c: SidecarContainer) => c.upgradeStrategy?.upgradeType === 'HotUpgrade';
 
@@ -26,8 +25,9 @@ function versionEnvs(name: string): NonNullable<Container['env']> {
  * is updated in place so the annotation written last carries every pair.
  */
 export function hotUpgradePair(c: SidecarContainer, workInfo: Record<string, string>): { containers: SidecarContainer[]; annotations: Record<string, string> } {
-  const working: SidecarContainer = { ...cloneJson(c), name: `${c.name}-1` };
-  const idle: SidecarContainer = { ...cloneJson(c), name: `${c.name}-2`, image: c.upgradeStrategy?.hotUpgradeEmptyImage ?? '' };
+  // Shallow copies: only name, image and env (a new array) differ; the rest is shared, read-only (build-sidecars.ts).
+  const working: SidecarContainer = { ...c, name: `${c.name}-1` };
+  const idle: SidecarContainer = { ...c, name: `${c.name}-2`, image: c.upgradeStrategy?.hotUpgradeEmptyImage ?? '' };
   for (const copy of [working, idle]) copy.env = [...(copy.env ?? []), ...versionEnvs(copy.name)];
   workInfo[c.name] = working.name;
   return {
