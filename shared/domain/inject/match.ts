@@ -19,16 +19,16 @@ export function selectorMatches(set: SidecarSet, field: string, selector: LabelS
 /**
  * Why `set` does not apply to the pod, or null when it does. `podNamespace` is the pod's (or the request's) namespace,
  * "default" when both are empty. A nil or empty `spec.selector` selects nothing; a nil `namespaceSelector` selects every
- * namespace, a set one needs the Namespace to exist.
+ * namespace, a set one needs the Namespace to exist. Paused injection is the webhook's concern, not matching's: the
+ * SidecarSet controller keeps managing the pods of a SidecarSet whose injection is paused.
  */
-export function sidecarSetSkipReason(
+export function podMatchSkipReason(
   set: SidecarSet,
   pod: Pod,
   podNamespace: string,
   namespaceLabels: (name: string) => Record<string, string> | undefined,
 ): string | null {
   const spec = set.spec ?? {};
-  if (spec.injectionStrategy?.paused) return 'injection paused';
   if (spec.namespace && spec.namespace !== podNamespace) return `scoped to namespace ${spec.namespace}`;
   if (spec.namespaceSelector) {
     const labels = namespaceLabels(podNamespace);
@@ -38,4 +38,15 @@ export function sidecarSetSkipReason(
   if (!spec.selector || isEmptySelector(spec.selector)) return 'no selector';
   if (!selectorMatches(set, 'spec.selector', spec.selector, pod.metadata?.labels)) return 'selector does not match';
   return null;
+}
+
+/** Why the webhook injects nothing of `set` into the pod (paused injection, then podMatchSkipReason), or null. */
+export function sidecarSetSkipReason(
+  set: SidecarSet,
+  pod: Pod,
+  podNamespace: string,
+  namespaceLabels: (name: string) => Record<string, string> | undefined,
+): string | null {
+  if (set.spec?.injectionStrategy?.paused) return 'injection paused';
+  return podMatchSkipReason(set, pod, podNamespace, namespaceLabels);
 }
