@@ -1,0 +1,36 @@
+// Pod writes of the SidecarSet controller: read-modify-write with retry on conflict, as upstream's
+// retry.RetryOnConflict(DefaultBackoff) around Get+Update (5 tries, ~10 ms apart).
+import type { Pod } from '../../shared/api/meta.js';
+import { sleep, type Clock } from '../../shared/clock.js';
+import { resources } from '../../shared/kube/resources.js';
+import { isConflict, isNotFound, type KubeRest } from '../../shared/kube/rest.js';
+import { FIELD_MANAGER } from './revision-sync.js';
+
+const TRIES = 5;
+
+/**
+ * GETs the pod, lets `mutate` change it (returning false when there is nothing to write), PUTs it. A conflict starts
+ * over from a fresh GET. Resolves the written pod, or undefined when the pod is gone or `mutate` declined.
+ */
+export async function updatePod(rest: KubeRest, clock: Clock, at: { namespace: string; name: string }, mutate: (pod: Pod) => boolean): Promise<Pod | undefined> {
+  for (let attempt = 1; ; attempt++) {
+    const pod = await rest.find<Pod>(resources.pods, at);
+    if (!pod || !mutate(pod)) return undefined;
+    try {
+      return await rest.replace<Pod>(resources.pods, pod, { fieldManager: FIELD_MANAGER });
+    } catch (err) {
+      if (isNotFound(err)) return undefined;
+      if (!isConflict(err) || attempt >= TRIES) throw err;
+      await sleep(clock, 10 + Math.random());
+    }
+  }
+}
+
+/** Strategic-merge patch of the pod's status subresource (conditions merge by type). */
+export async function patchPodStatus(rest: KubeRest, at: { namespace: string; name: string }, patch: object): Promise<void> {
+  try {
+    await rest.patch(resources.pods, { ...at, subresource: 'status' }, 'strategic', patch, { fieldManager: FIELD_MANAGER });
+  } catch (err) {
+    if (!isNotFound(err)) throw err;
+  }
+}
