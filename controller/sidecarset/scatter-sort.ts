@@ -22,7 +22,7 @@ export function expandScatterTerms(terms: readonly ScatterTerm[], pods: readonly
 }
 
 /** With several terms, the ones matched by more waiting pods scatter first (stable by first appearance). */
-function termsByCount(terms: readonly ScatterTerm[], pods: readonly Pod[], indexes: readonly number[]): ScatterTerm[] {
+function termsByCount(terms: readonly ScatterTerm[], pods: readonly (Pod | undefined)[], indexes: readonly number[]): ScatterTerm[] {
   if (terms.length === 1) return [...terms];
   const counts = new Map<string, number>();
   const found: ScatterTerm[] = [];
@@ -56,7 +56,7 @@ function groupByDensity(totalMatched: number, totalUnmatched: number, updateMatc
   return { groupNum, matchedSize: total.matchedSize, unmatchedSize: total.unmatchedSize, unmatchedRemainder: updateUnmatched - groupNum * total.unmatchedSize };
 }
 
-function scatterByTerm(term: ScatterTerm, pods: readonly Pod[], indexes: readonly number[]): number[] {
+function scatterByTerm(term: ScatterTerm, pods: readonly (Pod | undefined)[], indexes: readonly number[]): number[] {
   const matched: number[] = [];
   const unmatched: number[] = [];
   for (const i of indexes) (labelsOf(pods[i])[term.key] === term.value ? matched : unmatched).push(i);
@@ -64,6 +64,7 @@ function scatterByTerm(term: ScatterTerm, pods: readonly Pod[], indexes: readonl
   let totalMatched = 0;
   let totalUnmatched = 0;
   for (const pod of pods) {
+    if (!pod) continue;
     if (labelsOf(pod)[term.key] === term.value) totalMatched++;
     else totalUnmatched++;
   }
@@ -94,7 +95,7 @@ function scatterByTerm(term: ScatterTerm, pods: readonly Pod[], indexes: readonl
 }
 
 /** `indexes` (into `pods`) reordered so the pods of each (already expanded) term are spread out. */
-export function scatterSort(terms: readonly ScatterTerm[], pods: readonly Pod[], indexes: readonly number[]): number[] {
+export function scatterSort(terms: readonly ScatterTerm[], pods: readonly (Pod | undefined)[], indexes: readonly number[]): number[] {
   if (terms.length === 0 || indexes.length <= 1) return [...indexes];
   let out = [...indexes];
   for (const term of termsByCount(terms, pods, indexes)) out = scatterByTerm(term, pods, out);
