@@ -62,13 +62,16 @@ export class StandinKubelet {
     return pods;
   }
 
-  /** Ticks until `done(pods)` holds for the observed pods, awaiting `check` on every observation first. */
-  async until(done: (pods: Pod[]) => boolean, o: { timeoutMs?: number; check?: (pods: Pod[]) => unknown; what?: string } = {}): Promise<Pod[]> {
+  /**
+   * Ticks until `done(pods)` holds for the observed pods (and, unless `settled: false`, no pod is mid-restart),
+   * awaiting `check` on every observation first.
+   */
+  async until(done: (pods: Pod[]) => boolean, o: { timeoutMs?: number; check?: (pods: Pod[]) => unknown; what?: string; settled?: boolean } = {}): Promise<Pod[]> {
     const deadline = Date.now() + (o.timeoutMs ?? 120_000);
     for (;;) {
       const pods = await this.tick();
       await o.check?.(pods);
-      if (done(pods) && this.starting.size === 0) return pods;
+      if (done(pods) && (o.settled === false || this.starting.size === 0)) return pods;
       if (Date.now() > deadline) throw new Error(`${o.what ?? 'kubelet loop'}: not done within ${o.timeoutMs ?? 120_000} ms`);
       await new Promise((r) => setTimeout(r, 200));
     }
