@@ -42,6 +42,25 @@ export interface ReconcileDeps {
 /** How long to wait for the cache to show pods this process just updated (upstream: 1 s). */
 export const EXPECTATIONS_RETRY_MS = 1_000;
 
+/**
+ * Pod writes of one round in flight at once. Upstream writes them one after another; a batch of 1,000 pods (10% of
+ * 10,000) then takes minutes. Which pods are written does not change, only how long the batch takes.
+ */
+export const POD_WRITE_CONCURRENCY = 16;
+
+/** Runs `f` over `items` with at most `n` in flight; the first failure is rethrown once the rest settled. */
+async function forEachLimit<T>(items: readonly T[], n: number, f: (t: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  let failure: { err: unknown } | undefined;
+  await Promise.all(Array.from({ length: Math.min(n, items.length) }, async () => {
+    while (next < items.length && !failure) {
+      const item = items[next++]!;
+      try { await f(item); } catch (err) { failure ??= { err }; }
+    }
+  }));
+  if (failure) throw failure.err;
+}
+
 const podKey = (pod: Pod) => `${pod.metadata?.namespace ?? ''}/${pod.metadata?.name ?? ''}`;
 const at = (pod: Pod) => ({ namespace: pod.metadata?.namespace ?? '', name: pod.metadata?.name ?? '' });
 const asSidecarSet = (set: SidecarSet) => ({ apiVersion: KRUISE_API_VERSION, kind: 'SidecarSet', metadata: set.metadata });
@@ -79,7 +98,7 @@ export function sidecarSetReconciler(deps: ReconcileDeps): ReconcileFn {
   };
 
   const flip = async (set: SidecarSet, pods: readonly Pod[]) => {
-    for (const pod of pods.filter((p) => needsFlip(set, p))) {
+    await forEachLimit(pods.filter((p) => needsFlip(set, p)), POD_WRITE_CONCURRENCY, async (pod) => {
       try {
         const written = await updatePod(rest, clock, at(pod), (fresh) => needsFlip(set, fresh) && flipHotUpgrade(set, fresh, now()).length > 0);
         if (written) deps.events.event(asPod(written), 'Normal', 'ResetContainerSucceed', 'reset sidecar container image empty successfully');
@@ -87,7 +106,7 @@ export function sidecarSetReconciler(deps: ReconcileDeps): ReconcileFn {
         deps.events.event(asPod(pod), 'Warning', 'ResetContainerFailed', `reset sidecar container image empty failed: ${(err as Error).message}`);
         throw err;
       }
-    }
+    });
   };
 
   const markUpgradable = async (set: SidecarSet, pod: Pod, upgradable: boolean) => {
@@ -97,14 +116,14 @@ export function sidecarSetReconciler(deps: ReconcileDeps): ReconcileFn {
 
   const upgrade = async (set: SidecarSet, pods: readonly Pod[], log: Logger) => {
     const plan = planUpgrade(set, pods);
-    for (const pod of plan.notUpgradable) await markUpgradable(set, pod, false);
+    await forEachLimit(plan.notUpgradable, POD_WRITE_CONCURRENCY, (pod) => markUpgradable(set, pod, false));
     if (plan.notUpgradable.length > 0) {
       deps.events.event(asSidecarSet(set), 'Normal', 'NotUpgradablePods',
         `SidecarSet in-place update detected ${plan.notUpgradable.length} not upgradable pod(s) in this round, will skip them.`);
     }
     const name = set.metadata?.name ?? '';
     const allSets = deps.sidecarSets.list();
-    for (const pod of plan.upgrade) {
+    await forEachLimit(plan.upgrade, POD_WRITE_CONCURRENCY, async (pod) => {
       // A pod another process (or an earlier run of this one) already moved to this hash is left as it is.
       await updatePod(rest, clock, at(pod), (fresh) => {
         if (isPodSidecarUpdated(set, fresh)) return false;
@@ -113,7 +132,7 @@ export function sidecarSetReconciler(deps: ReconcileDeps): ReconcileFn {
       });
       expectations.expectUpdated(name, setHash(set), podKey(pod));
       await markUpgradable(set, pod, true);
-    }
+    });
     if (plan.upgrade.length > 0) log.info({ pods: plan.upgrade.map(podKey) }, 'updated sidecar images in place');
   };
 
