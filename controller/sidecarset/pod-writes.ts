@@ -9,12 +9,13 @@ import { FIELD_MANAGER } from './revision-sync.js';
 const TRIES = 5;
 
 /**
- * GETs the pod, lets `mutate` change it (returning false when there is nothing to write), PUTs it. A conflict starts
- * over from a fresh GET. Resolves the written pod, or undefined when the pod is gone or `mutate` declined.
+ * Lets `mutate` change a copy of the pod (returning false when there is nothing to write) and PUTs it. The first try
+ * starts from `cached` when given — upstream's Get reads the informer cache too — and a conflict (the cache was
+ * stale) starts over from a GET. Resolves the written pod, or undefined when the pod is gone or `mutate` declined.
  */
-export async function updatePod(rest: KubeRest, clock: Clock, at: { namespace: string; name: string }, mutate: (pod: Pod) => boolean): Promise<Pod | undefined> {
+export async function updatePod(rest: KubeRest, clock: Clock, at: { namespace: string; name: string }, mutate: (pod: Pod) => boolean, cached?: Pod): Promise<Pod | undefined> {
   for (let attempt = 1; ; attempt++) {
-    const pod = await rest.find<Pod>(resources.pods, at);
+    const pod = attempt === 1 && cached ? structuredClone(cached) : await rest.find<Pod>(resources.pods, at);
     if (!pod || !mutate(pod)) return undefined;
     try {
       return await rest.replace<Pod>(resources.pods, pod, { fieldManager: FIELD_MANAGER });

@@ -5,7 +5,7 @@ import type { KubernetesObject } from '@kubernetes/client-node';
 import pino from 'pino';
 import type { Pod } from '../../shared/api/meta.js';
 import type { SidecarSet } from '../../shared/api/sidecarset.js';
-import { FakeClock } from '../../shared/clock.js';
+import { realClock } from '../../shared/clock.js';
 import type { Cache } from '../../shared/kube/informer.js';
 import { KubeApiError, type KubeRest } from '../../shared/kube/rest.js';
 import type { Resource } from '../../shared/kube/resources.js';
@@ -44,6 +44,8 @@ function fakeApi() {
     },
     replace: async (r, obj) => {
       log.push(`PUT ${r.plural} ${obj.metadata?.name}`);
+      const current = table(r).get(keyOf(obj.metadata ?? {}));
+      if (current && current.metadata?.resourceVersion !== obj.metadata?.resourceVersion) throw new KubeApiError('PUT', r.plural, 409, '{"reason":"Conflict"}');
       bodies.push(obj);
       const stored = { ...structuredClone(obj), metadata: { ...obj.metadata, resourceVersion: String(++rv) } } as Obj;
       table(r).set(keyOf(obj.metadata ?? {}), stored);
@@ -74,7 +76,7 @@ function harness(set: SidecarSet, pods: Pod[]) {
   const index = new PodIndex();
   const events: string[] = [];
   const deps: ReconcileDeps = {
-    rest: api.rest, clock: new FakeClock(NOW.getTime()), log: pino({ level: 'silent' }), namespace: 'kruise-system',
+    rest: api.rest, clock: { ...realClock, now: () => NOW.getTime() }, log: pino({ level: 'silent' }), namespace: 'kruise-system',
     events: { event: (obj, type, reason) => events.push(`${type} ${reason} ${obj.kind}/${obj.metadata?.name}`) },
     sidecarSets: cacheOf(() => [world.set]),
     pods: cacheOf(() => world.pods),
@@ -161,4 +163,20 @@ test('hot upgrade: after kubelet ran the new slot, the old one is reset with a R
   const pod = h.api.table('pods').get('default/a') as Pod;
   assert.equal(image(pod, 'sidecar-1'), 'empty:1.0');
   assert.deepEqual(h.events, ['Normal ResetContainerSucceed Pod/a']);
+});
+
+test('a stale cache: the pod another process already updated gets no second write (conflict, GET, nothing to do)', async () => {
+  const h = harness(v1, three());
+  await h.run();
+  const v2 = { ...withImage(v1, 'busybox:2.0'), status: h.world.set.status };
+  h.world.set = v2;
+  await h.run();
+  assert.deepEqual(h.api.log.filter((l) => l.startsWith('PUT')), ['PUT pods a']);
+  // A new process: empty expectations, and a cache that has not seen the write to pod a yet.
+  const fresh = harness(v2, h.world.pods);
+  for (const p of h.api.table('pods').values()) fresh.api.put('pods', structuredClone(p));
+  await fresh.run();
+  assert.deepEqual(fresh.api.log.filter((l) => l.includes(' pods ')), ['PUT pods a'], 'one attempt from the stale cache, refused');
+  assert.equal(image(fresh.api.table('pods').get('default/a') as Pod, 'sidecar'), 'busybox:2.0');
+  assert.equal((fresh.api.table('pods').get('default/b') as Pod).spec!.containers.find((c) => c.name === 'sidecar')!.image, 'busybox:1.0');
 });

@@ -100,7 +100,7 @@ export function sidecarSetReconciler(deps: ReconcileDeps): ReconcileFn {
   const flip = async (set: SidecarSet, pods: readonly Pod[]) => {
     await forEachLimit(pods.filter((p) => needsFlip(set, p)), POD_WRITE_CONCURRENCY, async (pod) => {
       try {
-        const written = await updatePod(rest, clock, at(pod), (fresh) => needsFlip(set, fresh) && flipHotUpgrade(set, fresh, now()).length > 0);
+        const written = await updatePod(rest, clock, at(pod), (fresh) => needsFlip(set, fresh) && flipHotUpgrade(set, fresh, now()).length > 0, pod);
         if (written) deps.events.event(asPod(written), 'Normal', 'ResetContainerSucceed', 'reset sidecar container image empty successfully');
       } catch (err) {
         deps.events.event(asPod(pod), 'Warning', 'ResetContainerFailed', `reset sidecar container image empty failed: ${(err as Error).message}`);
@@ -124,12 +124,13 @@ export function sidecarSetReconciler(deps: ReconcileDeps): ReconcileFn {
     const name = set.metadata?.name ?? '';
     const allSets = deps.sidecarSets.list();
     await forEachLimit(plan.upgrade, POD_WRITE_CONCURRENCY, async (pod) => {
-      // A pod another process (or an earlier run of this one) already moved to this hash is left as it is.
+      // A pod another process (or an earlier run of this one) already moved to this hash is left as it is; a stale
+      // cached copy finds out through the conflict and the GET that follows.
       await updatePod(rest, clock, at(pod), (fresh) => {
         if (isPodSidecarUpdated(set, fresh)) return false;
         upgradePod(set, fresh, { now: now(), injectedList: (p) => matchingSetNames(p, allSets, deps.namespaceLabels) });
         return true;
-      });
+      }, pod);
       expectations.expectUpdated(name, setHash(set), podKey(pod));
       await markUpgradable(set, pod, true);
     });
