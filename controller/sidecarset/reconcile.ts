@@ -134,7 +134,7 @@ export function sidecarSetReconciler(deps: ReconcileDeps): ReconcileFn {
       expectations.expectUpdated(name, setHash(set), podKey(pod));
       await markUpgradable(set, pod, true);
     });
-    if (plan.upgrade.length > 0) log.info({ pods: plan.upgrade.map(podKey) }, 'updated sidecar images in place');
+    if (plan.upgrade.length > 0) log.info({ count: plan.upgrade.length, pods: plan.upgrade.slice(0, 20).map(podKey) }, 'updated sidecar images in place');
   };
 
   return async (name, { log }) => {
