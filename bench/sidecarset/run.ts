@@ -134,9 +134,20 @@ async function main(): Promise<void> {
     await until('status matchedPods', async () => (await status(rest)).matchedPods === PODS, 600_000, 100);
     const tMatched = Date.now();
     say(`status.matchedPods = ${PODS}: ${secs(tMatched - tLastPod)} after the last pod was created (${secs(tMatched - tSet)} after the SidecarSet)`);
-    await until('status readyPods', async () => { const s = await status(rest); return s.readyPods === PODS && s.updatedPods === PODS; }, 900_000, 250);
+    let lastReport = Date.now();
+    await until('status readyPods', async () => {
+      const s = await status(rest);
+      if (Date.now() - lastReport > 60_000) {
+        lastReport = Date.now();
+        say(`  waiting for kwok: ${s.readyPods} pods ready`);
+      }
+      return s.readyPods === PODS && s.updatedPods === PODS;
+    }, 3_600_000, 250);
     const tReady = Date.now();
-    say(`status ready/updated = ${PODS}: ${secs(tReady - tLastPod)} after the last pod (kwok marks pods ready at its own pace)`);
+    // Readiness arrives at kwok's pace; what the controller owes is reflecting it promptly.
+    const lastReady = Math.max(...(await rest.list<Pod>(resources.pods, { namespace: NS })).items
+      .map((p) => new Date(p.status?.conditions?.find((c) => c.type === 'Ready')?.lastTransitionTime ?? 0).getTime()));
+    say(`status ready/updated = ${PODS}: ${secs(tReady - tLastPod)} after the last pod was created, ${secs(tReady - lastReady)} after the last pod became Ready (1 s resolution)`);
     const memLoaded = memory(controller.daemon.pid);
 
     const kubelet = new BenchKubelet(kc, rest, NS, CONCURRENCY);
@@ -145,7 +156,7 @@ async function main(): Promise<void> {
     const before = await requests(controller.healthPort);
     t = Date.now();
     const edited = await rest.patch<SidecarSet>(resources.sidecarSets, { name: 'bench' }, 'json', [{ op: 'replace', path: '/spec/containers/0/image', value: 'busybox:1.36.0' }]);
-    let lastReport = Date.now();
+    lastReport = Date.now();
     await until('rollout', async () => {
       const s = await status(rest);
       if (Date.now() - lastReport > 15_000) {
@@ -163,7 +174,7 @@ async function main(): Promise<void> {
     say('| figure | value |');
     say('|---|---|');
     say(`| status.matchedPods correct after the last pod exists | ${secs(tMatched - tLastPod)} (target ≤ 5 s) |`);
-    say(`| status ready = updated = ${PODS} after the last pod exists | ${secs(tReady - tLastPod)} |`);
+    say(`| status.readyPods correct after the last pod became Ready (kwok's pace before that) | ${secs(tReady - lastReady)} |`);
     say(`| full rollout, maxUnavailable 10% | ${secs(rollout)} (${(rollout / PODS).toFixed(1)} ms per pod) |`);
     say(`| controller API requests during the rollout | ${total(used)} (${JSON.stringify(used)}; ${(total(used) / PODS).toFixed(2)} per pod) |`);
     say(`| stand-in kubelet status patches (baseline: 2 per pod) | ${kubelet.patches} |`);
