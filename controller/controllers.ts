@@ -4,6 +4,7 @@ import { imagePullJobController } from './imagepulljob/controller.js';
 import { launchPriorityController } from './launch-priority/controller.js';
 import { resourceDistributionController } from './resourcedistribution/controller.js';
 import { nodeImageController } from './nodeimage/controller.js';
+import { sidecarSetController } from './sidecarset/controller.js';
 import type { Controller } from './types.js';
 
 export const controllers: readonly Controller[] = [
@@ -12,4 +13,5 @@ export const controllers: readonly Controller[] = [
   resourceDistributionController,
   nodeImageController,
   imagePullJobController,
+  sidecarSetController,
 ];

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { admissionCaches, staticCache, KRUISE_CONFIGURATION, PATCH_METADATA_WHITELIST_KEY } from './caches.js';
 import { podInjectionContext, sidecarSetValidationContext } from './handlers/index.js';
 import { mutatePodOnCreate } from '../shared/domain/pod-mutation.js';
-import type { Cache } from '../shared/kube/informer.js';
+import type { Cache, ChangeVerb } from '../shared/kube/informer.js';
 
 const rev = (name: string, set: string, version: string | undefined, revision: number) => ({
   metadata: { name, namespace: 'kruise-system', labels: { 'kruise.io/sidecarset-name': set, ...(version ? { 'apps.kruise.io/sidecarset-custom-version': version } : {}) } },
@@ -66,9 +66,9 @@ test('the SidecarSet validation context answers revisionExists by name or custom
 /** A cache whose contents the test replaces, notifying listeners as an informer does. */
 function liveCache<T extends { metadata?: { name?: string } }>(initial: T[]) {
   let items = initial;
-  const listeners: ((o: T) => void)[] = [];
+  const listeners: ((o: T, verb: ChangeVerb) => void)[] = [];
   const cache: Cache<any> = { ...staticCache([]), list: () => items, onChange: (cb) => void listeners.push(cb) };
-  return { cache, replace(next: T[], changed: T) { items = next; listeners.forEach((l) => l(changed)); } };
+  return { cache, replace(next: T[], changed: T) { items = next; listeners.forEach((l) => l(changed, 'update')); } };
 }
 
 test('the sorted SidecarSet view is one frozen array until a SidecarSet changes, then rebuilt', () => {

@@ -38,7 +38,14 @@ const contentTypes: Record<PatchType, string> = {
   apply: 'application/apply-patch+yaml',
 };
 
-export interface ListOptions { labelSelector?: string; fieldSelector?: string; namespace?: string }
+export interface ListOptions {
+  labelSelector?: string;
+  fieldSelector?: string;
+  namespace?: string;
+  /** Page size; the answer's metadata.continue then names the next page. */
+  limit?: number;
+  continue?: string;
+}
 
 export interface KubeRest {
   get<T extends KubernetesObject>(r: Resource, o: PathOptions & { name: string }): Promise<T>;
@@ -116,7 +123,8 @@ export function makeRest(kc: KubeConfig, opts: RestOptions = {}): KubeRest {
     find: async <T extends KubernetesObject>(r: Resource, o: PathOptions & { name: string }) => {
       try { return await rest.get<T>(r, o); } catch (err) { if (isNotFound(err)) return undefined; throw err; }
     },
-    list: (r, o = {}) => request('GET', resourcePath(r, { namespace: o.namespace }) + query({ labelSelector: o.labelSelector, fieldSelector: o.fieldSelector })),
+    list: (r, o = {}) => request('GET', resourcePath(r, { namespace: o.namespace }) +
+      query({ labelSelector: o.labelSelector, fieldSelector: o.fieldSelector, limit: o.limit ? String(o.limit) : undefined, continue: o.continue })),
     create: (r, obj, o = {}) => request('POST', resourcePath(r, { namespace: obj.metadata?.namespace }) + query({ fieldManager: o.fieldManager }), obj),
     replace: (r, obj, o = {}) => request('PUT', resourcePath(r, { ...where(obj), subresource: o.subresource }) + query({ fieldManager: o.fieldManager }), obj),
     patch: (r, o, type, body, q = {}) =>

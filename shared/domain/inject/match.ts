@@ -74,17 +74,17 @@ export function compiledMatch(set: SidecarSet): CompiledMatch {
 }
 
 /**
- * Why the SidecarSet `c` was read from does not apply to the pod, or null when it does. `podNamespace` is the pod's
- * (or the request's) namespace, "default" when both are empty. A nil or empty `spec.selector` selects nothing; a nil `namespaceSelector` selects every
- * namespace, a set one needs the Namespace to exist.
+ * Why the SidecarSet `c` was read from does not select the pod, or null when it does. `podNamespace` is the pod's
+ * (or the request's) namespace, "default" when both are empty. A nil or empty `spec.selector` selects nothing; a nil
+ * `namespaceSelector` selects every namespace, a set one needs the Namespace to exist. Paused injection is not
+ * matching's concern: the SidecarSet controller keeps managing the pods of a SidecarSet whose injection is paused.
  */
-export function skipReason(
+export function matchSkipReason(
   c: CompiledMatch,
   pod: Pod,
   podNamespace: string,
   namespaceLabels: (name: string) => Record<string, string> | undefined,
 ): string | null {
-  if (c.paused) return 'injection paused';
   if (c.namespace && c.namespace !== podNamespace) return `scoped to namespace ${c.namespace}`;
   if (c.namespaceMatch) {
     const labels = namespaceLabels(podNamespace);
@@ -95,3 +95,19 @@ export function skipReason(
   if (!c.podMatch(pod.metadata?.labels)) return 'selector does not match';
   return null;
 }
+
+/** Why the webhook injects nothing of the SidecarSet `c` was read from (paused injection, then matchSkipReason), or null. */
+export function skipReason(
+  c: CompiledMatch,
+  pod: Pod,
+  podNamespace: string,
+  namespaceLabels: (name: string) => Record<string, string> | undefined,
+): string | null {
+  if (c.paused) return 'injection paused';
+  return matchSkipReason(c, pod, podNamespace, namespaceLabels);
+}
+
+/** matchSkipReason for a SidecarSet object (the controller's view: pods it selects, paused injection or not). */
+export const podMatchSkipReason = (set: SidecarSet, pod: Pod, podNamespace: string, namespaceLabels: (name: string) => Record<string, string> | undefined): string | null =>
+  matchSkipReason(compiledMatch(set), pod, podNamespace, namespaceLabels);
+
