@@ -1,30 +1,72 @@
 // Composition root of the local cluster: `up` (start and leave running), `down`, and `run -- CMD` (start, run
 // CMD with KUBECONFIG set, always tear down). One stack at a time, found through e2e/.run/state.json.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { binDir, kubectl, startCluster } from './cluster/cluster.js';
+import { binDir, kubectl, startCluster, type Cluster } from './cluster/cluster.js';
 import { startManager } from './cluster/manager.js';
-import { teardown, writeState, type StackState } from './cluster/state.js';
+import { readState, teardown, writeState, type StackState } from './cluster/state.js';
+import { pushStandInImages } from './images/stand-ins.js';
+import { startRealNode, stopRealNode, type ControlPlaneRef, type RealNode } from './node/index.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const runRoot = join(repoRoot, 'e2e/.run');
 const stateFile = join(runRoot, 'state.json');
 const say = (s: string) => process.stderr.write(`[cluster] ${s}\n`);
 
+/** The real node is on unless KRUISE_TS_REAL_NODE=0 (e.g. without root); its tests then skip. */
+const REAL_NODE = process.env.KRUISE_TS_REAL_NODE !== '0';
+const REAL_NODE_NAME = 'kts-node-1';
+
+/** Node first (its kubelet would recreate pods), then manager and control plane. */
+async function down(keepLogs = false): Promise<void> {
+  if (existsSync(stateFile)) {
+    const s = readState(stateFile);
+    if (s.realNode) await stopRealNode(s.realNode, keepLogs ? { keepLogsIn: s.logDir } : {});
+  }
+  await teardown(stateFile, keepLogs);
+}
+
 async function up(): Promise<StackState> {
-  await teardown(stateFile);
+  await down();
   const bin = binDir(repoRoot);
   const dir = join(runRoot, `${new Date().toISOString().replace(/[:.]/g, '-')}-${process.pid}`);
-  mkdirSync(dir, { recursive: true });
+  const logDir = join(dir, 'logs');
+  mkdirSync(logDir, { recursive: true });
   const t0 = Date.now();
-  const cluster = await startCluster({ dir, bin });
+  // Filled once the control plane is up; the node's state is written into it from then on.
+  const live: { stack?: StackState; node?: StackState['realNode'] } = {};
+  let cpReady: (cp: ControlPlaneRef) => void = () => {};
+  let cpFailed: (err: unknown) => void = () => {};
+  const controlPlane = new Promise<ControlPlaneRef>((res, rej) => { cpReady = res; cpFailed = rej; });
+  controlPlane.catch(() => { /* the node start reports it */ });
+  // The node's registry, images and containerd start while the control plane comes up.
+  const node: Promise<RealNode | undefined> = REAL_NODE
+    ? startRealNode({ name: REAL_NODE_NAME, bin, logDir, controlPlane, seedImages: pushStandInImages, onState: (ns) => {
+      live.node = ns;
+      if (live.stack) { live.stack.realNode = ns; writeState(stateFile, live.stack); }
+    } })
+    : Promise.resolve(undefined);
+  node.catch(() => { /* awaited below */ });
+  let cluster: Cluster;
+  try {
+    cluster = await startCluster({ dir, bin });
+  } catch (err) {
+    cpFailed(err);
+    await node.catch(() => undefined);
+    throw err;
+  }
   const { daemons: _d, stop: _s, ...state } = cluster;
-  const s: StackState = state;
+  const s: StackState = { ...state, ...(live.node ? { realNode: live.node } : {}) };
+  live.stack = s;
   writeState(stateFile, s);
   say(`control plane up in ${((Date.now() - t0) / 1000).toFixed(1)} s; logs in ${cluster.logDir}`);
   try {
+    cpReady({ server: cluster.server, pkiDir: join(dir, 'pki'), kubeconfig: cluster.kubeconfig });
+    const tNode = Date.now();
+    const n = await node;
+    if (n) say(`real node ${n.state.name} Ready ${((Date.now() - tNode) / 1000).toFixed(1)} s after the control plane (${((Date.now() - t0) / 1000).toFixed(1)} s total)`);
     kubectl(cluster.kubeconfig, ['apply', '-k', join(repoRoot, 'manifests')]);
     kubectl(cluster.kubeconfig, ['wait', '--for=condition=Established', 'crd', '--all', '--timeout=60s']);
     const m = await startManager({ repoRoot, kubeconfig: cluster.kubeconfig, logDir: cluster.logDir });
@@ -32,7 +74,7 @@ async function up(): Promise<StackState> {
     writeState(stateFile, s);
     say(`kruise-ts installed; manager on https://127.0.0.1:${m.webhookPort}`);
   } catch (err) {
-    await teardown(stateFile, true);
+    await down(true);
     throw err;
   }
   return s;
@@ -45,7 +87,7 @@ function sh(kc: string, cmd: string) {
 
 async function main(argv: string[]): Promise<number> {
   const [cmd, ...rest] = argv;
-  if (cmd === 'down') { await teardown(stateFile); say('stopped'); return 0; }
+  if (cmd === 'down') { await down(); say('stopped'); return 0; }
   if (cmd === 'up' || cmd === 'demo') {
     const s = await up();
     if (cmd === 'demo') {
@@ -59,7 +101,7 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (cmd === 'run' && rest[0] === '--' && rest.length > 1) {
-    const stop = () => { void teardown(stateFile).then(() => process.exit(130)); };
+    const stop = () => { void down().then(() => process.exit(130)); };
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
     try {
@@ -68,7 +110,7 @@ async function main(argv: string[]): Promise<number> {
         env: { ...process.env, KUBECONFIG: s.kubeconfig, KRUISE_TS_E2E_STATE: stateFile } });
       return r.status ?? 1;
     } finally {
-      await teardown(stateFile, process.env.KRUISE_TS_KEEP_LOGS === '1');
+      await down(process.env.KRUISE_TS_KEEP_LOGS === '1');
     }
   }
   process.stderr.write('usage: cli.ts up | demo | down | run -- CMD [ARGS...]\n');
