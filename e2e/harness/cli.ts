@@ -7,8 +7,8 @@ import { fileURLToPath } from 'node:url';
 import { binDir, kubectl, startCluster, type Cluster } from './cluster/cluster.js';
 import { startManager } from './cluster/manager.js';
 import { readState, teardown, writeState, type StackState } from './cluster/state.js';
-import { pushStandInImages } from './images/stand-ins.js';
-import { startRealNode, stopRealNode, type ControlPlaneRef, type RealNode } from './node/index.js';
+import { launchRealNode } from './node/launch.js';
+import { stopRealNode } from './node/stop.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const runRoot = join(repoRoot, 'e2e/.run');
@@ -37,42 +37,38 @@ async function up(): Promise<StackState> {
   const t0 = Date.now();
   // Filled once the control plane is up; the node's state is written into it from then on.
   const live: { stack?: StackState; node?: StackState['realNode'] } = {};
-  let cpReady: (cp: ControlPlaneRef) => void = () => {};
-  let cpFailed: (err: unknown) => void = () => {};
-  const controlPlane = new Promise<ControlPlaneRef>((res, rej) => { cpReady = res; cpFailed = rej; });
-  controlPlane.catch(() => { /* the node start reports it */ });
-  // The node's registry, images and containerd start while the control plane comes up.
-  const node: Promise<RealNode | undefined> = REAL_NODE
-    ? startRealNode({ name: REAL_NODE_NAME, bin, logDir, controlPlane, seedImages: pushStandInImages, onState: (ns) => {
-      live.node = ns;
-      if (live.stack) { live.stack.realNode = ns; writeState(stateFile, live.stack); }
-    } })
-    : Promise.resolve(undefined);
-  node.catch(() => { /* awaited below */ });
+  const node = REAL_NODE ? launchRealNode({ repoRoot, name: REAL_NODE_NAME, bin, logDir, onState: (ns) => {
+    live.node = ns;
+    if (live.stack) { live.stack.realNode = ns; writeState(stateFile, live.stack); }
+  } }) : undefined;
   let cluster: Cluster;
   try {
     cluster = await startCluster({ dir, bin });
   } catch (err) {
-    cpFailed(err);
-    await node.catch(() => undefined);
+    await node?.abort(err);
     throw err;
   }
   const { daemons: _d, stop: _s, ...state } = cluster;
   const s: StackState = { ...state, ...(live.node ? { realNode: live.node } : {}) };
   live.stack = s;
   writeState(stateFile, s);
-  say(`control plane up in ${((Date.now() - t0) / 1000).toFixed(1)} s; logs in ${cluster.logDir}`);
+  const secs = (t: number) => `${((Date.now() - t) / 1000).toFixed(1)} s`;
+  say(`control plane up in ${secs(t0)}; logs in ${cluster.logDir}`);
   try {
-    cpReady({ server: cluster.server, pkiDir: join(dir, 'pki'), kubeconfig: cluster.kubeconfig });
-    const tNode = Date.now();
-    const n = await node;
-    if (n) say(`real node ${n.state.name} Ready ${((Date.now() - tNode) / 1000).toFixed(1)} s after the control plane (${((Date.now() - t0) / 1000).toFixed(1)} s total)`);
-    kubectl(cluster.kubeconfig, ['apply', '-k', join(repoRoot, 'manifests')]);
+    if (node) {
+      const tNode = Date.now();
+      const n = await node.join({ server: cluster.server, pkiDir: join(dir, 'pki'), kubeconfig: cluster.kubeconfig });
+      say(`real node ${n.state.name} Ready ${secs(tNode)} after the control plane (${secs(t0)} in all)`);
+      s.inCluster = await node.install({ runDir: dir, apiPort: Number(new URL(cluster.server).port), kubeconfig: cluster.kubeconfig });
+      writeState(stateFile, s);
+    } else {
+      kubectl(cluster.kubeconfig, ['apply', '-k', join(repoRoot, 'manifests')]);
+    }
     kubectl(cluster.kubeconfig, ['wait', '--for=condition=Established', 'crd', '--all', '--timeout=60s']);
     const m = await startManager({ repoRoot, kubeconfig: cluster.kubeconfig, logDir: cluster.logDir });
     s.manager = { pid: m.daemon.pid, log: m.daemon.logFile, webhookPort: m.webhookPort, healthPort: m.healthPort };
     writeState(stateFile, s);
-    say(`kruise-ts installed; manager on https://127.0.0.1:${m.webhookPort}`);
+    say(`kruise-ts installed; manager on https://127.0.0.1:${m.webhookPort} (${secs(t0)} in all)`);
   } catch (err) {
     await down(true);
     throw err;
@@ -92,7 +88,12 @@ async function main(argv: string[]): Promise<number> {
     const s = await up();
     if (cmd === 'demo') {
       const ex = join(repoRoot, 'e2e/cluster/examples');
-      for (const c of [`kubectl apply -f ${ex}/01-sidecarset-demo.yaml`, `kubectl apply -f ${ex}/02-test-pod.yaml`,
+      // On the real node test-pod really runs; without one (KRUISE_TS_REAL_NODE=0) kwok fakes it.
+      const createPod = s.realNode
+        ? `kubectl patch --local -f ${ex}/02-test-pod.yaml --type=merge -p '{"spec":{"nodeName":"${s.realNode.name}"}}' -o yaml | kubectl apply -f -`
+        : `kubectl apply -f ${ex}/02-test-pod.yaml`;
+      for (const c of ['kubectl get nodes -o wide', `kubectl apply -f ${ex}/01-sidecarset-demo.yaml`, createPod,
+        'kubectl wait --for=condition=Ready pod/test-pod --timeout=180s',
         'kubectl get sidecarset', 'kubectl get pod test-pod -o wide',
         "kubectl get pod test-pod -o jsonpath='{range .spec.containers[*]}{.name}{\"\\t\"}{.image}{\"\\t\"}{.env}{\"\\n\"}{end}'",
         "kubectl get pod test-pod -o jsonpath='{.metadata.annotations}'; echo"]) sh(s.kubeconfig, c);

@@ -29,10 +29,14 @@ export function removeHostsLine(line: string, file = HOSTS): void {
   if (text.includes(line)) writeFileSync(file, withoutHostsLine(text, line));
 }
 
-/** What the kubelet's setupKernelTunables writes unless protectKernelDefaults is on (which refuses to start instead). */
-export const KUBELET_SYSCTLS = ['vm/overcommit_memory', 'vm/panic_on_oom', 'kernel/panic', 'kernel/panic_on_oops', 'kernel/keys/root_maxkeys', 'kernel/keys/root_maxbytes'];
+/**
+ * What the kubelet's setupKernelTunables writes unless protectKernelDefaults is on (which refuses to start
+ * instead), and ip_forward, which the CNI bridge plugin turns on for a gateway bridge.
+ */
+export const NODE_SYSCTLS = ['vm/overcommit_memory', 'vm/panic_on_oom', 'kernel/panic', 'kernel/panic_on_oops',
+  'kernel/keys/root_maxkeys', 'kernel/keys/root_maxbytes', 'net/ipv4/ip_forward'];
 
-export function readSysctls(keys: string[] = KUBELET_SYSCTLS): Record<string, string> {
+export function readSysctls(keys: string[] = NODE_SYSCTLS): Record<string, string> {
   const out: Record<string, string> = {};
   for (const k of keys) {
     try { out[k] = readFileSync(`/proc/sys/${k}`, 'utf8').trim(); } catch { /* not on this kernel */ }
@@ -99,6 +103,15 @@ export function removeCgroupRoot(root: string): string[] {
     }
   }
   return left;
+}
+
+/** containerd 1.6 puts shim sockets in /run/containerd/s whatever its state dir; removed if empty and ours. */
+export const SHIM_SOCKET_DIRS = ['/run/containerd/s', '/run/containerd'];
+
+export function removeEmptyDirs(dirs: string[]): void {
+  for (const d of dirs) {
+    try { rmdirSync(d); } catch { /* not empty (another containerd), or absent */ }
+  }
 }
 
 /** The kubelet links every container log here (a fixed path); the links of our pods point into `podLogsDir`. */

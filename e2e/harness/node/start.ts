@@ -9,7 +9,7 @@ import { mirrorRegistry, SANDBOX_IMAGE_NAME, SANDBOX_IMAGE_TAG, startContainerd 
 import { buildTestImage, pushImage } from '../runtime/image.js';
 import { freePort, spawnDaemon, waitFor } from '../runtime/process.js';
 import { startRegistry } from '../runtime/registry.js';
-import { addHostsLine, createCgroupRoot, hostsLine, readSysctls } from './host.js';
+import { addHostsLine, createCgroupRoot, hostsLine, readSysctls, SHIM_SOCKET_DIRS } from './host.js';
 import { kubeletConfig } from './kubelet-config.js';
 import { choosePodNetwork, confList } from './network.js';
 import { stopRealNode, type RealNodeState } from './stop.js';
@@ -43,7 +43,9 @@ const kubectl = (kc: string, args: string[]) => execFileSync('kubectl', ['--kube
 export async function startRealNode(opts: RealNodeOptions): Promise<RealNode> {
   const dir = mkdtempSync('/tmp/kts-node-');
   const runId = process.pid;
-  const s: RealNodeState = { name: opts.name, dir };
+  // Deepest first, so removing them in order works.
+  const createdDirs = [...SHIM_SOCKET_DIRS, '/var/log/containers', '/var/lib/cni/results', '/var/lib/cni'].filter((d) => !existsSync(d));
+  const s: RealNodeState = { name: opts.name, dir, createdDirs };
   const record = () => opts.onState?.(s);
   record();
   try {
@@ -84,7 +86,6 @@ async function joinKubelet(s: RealNodeState, opts: RealNodeOptions, cp: ControlP
   const [port, healthzPort] = [await freePort(), await freePort()];
   s.cgroupRoot = `/kruise-ts-${basename(s.dir)}`;
   s.podLogsDir = join(s.dir, 'pod-logs');
-  s.createdLogLinksDir = !existsSync('/var/log/containers');
   s.sysctls = readSysctls();
   s.hostsLine = hostsLine(opts.name, `kruise-ts ${basename(s.dir)}`);
   record();

@@ -1,13 +1,13 @@
 // Tear-down of a real node from its recorded state, so `down` in another process can do it too: kubelet,
 // pods (through CRI, which runs CNI DEL), containerd and its shims, mounts, cgroups, the bridge, and the host
 // edits undone. Every step tolerates a part that never started.
-import { copyFileSync, existsSync, rmdirSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, rmSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { killGroups } from '../cluster/state.js';
 import { mountsUnder, removeContainerdLeftovers } from '../runtime/containerd.js';
 import { KubeletCri } from '../runtime/test-cri.js';
-import { cgroupPids, removeCgroupRoot, removeContainerLogLinks, removeHostsLine, restoreSysctls } from './host.js';
+import { cgroupPids, removeCgroupRoot, removeContainerLogLinks, removeEmptyDirs, removeHostsLine, restoreSysctls } from './host.js';
 import { removePodNetwork, type PodNetwork } from './network.js';
 
 export interface RealNodeState {
@@ -23,8 +23,8 @@ export interface RealNodeState {
   /** Values before the kubelet changed them. */
   sysctls?: Record<string, string>;
   podLogsDir?: string;
-  /** /var/log/containers did not exist before this run. */
-  createdLogLinksDir?: boolean;
+  /** Host directories that did not exist before this run and are removed if empty (/var/log/containers, …). */
+  createdDirs?: string[];
 }
 
 const alive = (pid: number) => { try { process.kill(pid, 0); return true; } catch { return false; } };
@@ -60,9 +60,7 @@ export async function stopRealNode(s: RealNodeState, opts: { keepLogsIn?: string
   if (s.hostsLine) removeHostsLine(s.hostsLine);
   if (s.sysctls) restoreSysctls(s.sysctls);
   if (s.podLogsDir) removeContainerLogLinks(s.podLogsDir);
-  if (s.createdLogLinksDir) {
-    try { rmdirSync('/var/log/containers'); } catch { /* another kubelet's links are in it */ }
-  }
+  if (s.createdDirs) removeEmptyDirs(s.createdDirs);
   if (s.registry) await killGroups([s.registry.pid]);
   rmSync(s.dir, { recursive: true, force: true });
 }

@@ -16,7 +16,7 @@ const APPLETS = ['sh', 'sleep', 'env', 'cat', 'echo', 'ls', 'true', 'false', 'id
 export interface TestImageSpec {
   name: string;
   tag: string;
-  /** Extra files, path inside the image → content. */
+  /** Extra files, path inside the image → content (mode 0755 when it starts with `#!`, else 0644). */
   files?: Record<string, string>;
   /** Executables copied from the host, path inside the image → host path (e.g. a static Go binary). */
   hostFiles?: Record<string, string>;
@@ -38,7 +38,7 @@ export const defaultImageCacheDir = (): string => join(homedir(), '.cache', 'kru
 function cacheKey(spec: TestImageSpec): string {
   const bb = statSync(BUSYBOX);
   const host = Object.values(spec.hostFiles ?? {}).map((f) => createHash('sha256').update(readFileSync(f)).digest('hex'));
-  const input = JSON.stringify({ v: 1, spec, applets: APPLETS, busybox: [bb.size, bb.mtimeMs], ...(host.length ? { host } : {}) });
+  const input = JSON.stringify({ v: 2, spec, applets: APPLETS, busybox: [bb.size, bb.mtimeMs], ...(host.length ? { host } : {}) });
   return createHash('sha256').update(input).digest('hex').slice(0, 16);
 }
 
@@ -68,7 +68,8 @@ export async function buildTestImage(spec: TestImageSpec, cacheDir: string = def
     for (const [path, content] of Object.entries(spec.files ?? {})) {
       const target = join(rootfs, path);
       mkdirSync(dirname(target), { recursive: true });
-      writeFileSync(target, content);
+      // A script (shebang) is made executable, so it can be an image's command.
+      writeFileSync(target, content, { mode: content.startsWith('#!') ? 0o755 : 0o644 });
     }
     for (const [path, hostPath] of Object.entries(spec.hostFiles ?? {})) {
       const target = join(rootfs, path);

@@ -14,6 +14,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"os/signal"
 	"strconv"
 	"strings"
 	"syscall"
@@ -35,7 +36,7 @@ func main() {
 	version := strings.TrimSpace(string(raw))
 	if version == "empty" {
 		log.Printf("empty sidecar: idle")
-		select {}
+		idle()
 	}
 
 	upgrading, newer := role(os.Getenv("SIDECARSET_VERSION"), os.Getenv("SIDECARSET_VERSION_ALT"))
@@ -83,7 +84,17 @@ func main() {
 		log.Fatalf("write %s: %v", resultFile, err)
 	}
 	log.Printf("serve success")
-	select {}
+	idle()
+}
+
+// idle blocks until the container is stopped. (A bare select{} would be reported as a deadlock by the Go
+// runtime once no other goroutine runs.)
+func idle() {
+	stop := make(chan os.Signal, 1)
+	signal.Notify(stop, syscall.SIGTERM, syscall.SIGINT)
+	s := <-stop
+	log.Printf("%v: exiting", s)
+	os.Exit(0)
 }
 
 // role: whether a hot upgrade is under way and, if so, whether this container is the newer of the two slots.
