@@ -23,7 +23,11 @@ const REAL_NODE_NAME = 'kts-node-1';
 async function down(keepLogs = false): Promise<void> {
   if (existsSync(stateFile)) {
     const s = readState(stateFile);
-    if (s.realNode) await stopRealNode(s.realNode, keepLogs ? { keepLogsIn: s.logDir } : {});
+    if (s.realNode) {
+      const t = Date.now();
+      await stopRealNode(s.realNode, keepLogs ? { keepLogsIn: s.logDir } : {});
+      say(`real node stopped in ${((Date.now() - t) / 1000).toFixed(1)} s`);
+    }
   }
   await teardown(stateFile, keepLogs);
 }
