@@ -94,20 +94,31 @@ describe('the real node', { skip, timeout: 300_000 }, () => {
 
 describe('kruise-ts itself as real pods on the real node', { skip: skip || (typeof s !== 'string' && !s.inCluster ? 'no in-cluster install' : false), timeout: 300_000 }, () => {
   const name = node?.name ?? '';
+  const deploy = ['-n', 'kruise-system', 'deployment/kruise-controller-manager'];
   before(() => {
     kubectlOk(['apply', '-f', join(import.meta.dirname, 'cluster/examples/01-sidecarset-demo.yaml')]);
+    // Installed at 0 replicas so it never competes for the Lease before the host-process controller holds it.
+    kubectlOk(['scale', ...deploy, '--replicas=1']);
+  });
+  after(() => {
+    kubectl(['scale', ...deploy, '--replicas=0']);
   });
   const podOn = (selector: string) => getJson<{ items: (Pod & { status: { containerStatuses?: (ContainerStatus & { imageID: string })[] } })[] }>(
     ['pods', '-n', 'kruise-system', '-l', selector]).items.filter((p) => p.spec.nodeName === name);
 
-  it('the manager Deployment\'s pod, from the image built with umoci, is Ready (caches synced, certificate loaded)', async () => {
+  it('the manager Deployment\'s pod, from the image built with umoci, is Ready: webhook and controller containers', async () => {
     const [pod] = await eventually('manager pod Ready on the real node', () => {
       const l = podOn('control-plane=controller-manager');
       return l.length === 1 && l.every(allRunning) && l;
     }, 240_000);
-    const c = pod?.status.containerStatuses?.[0];
-    assert.equal(c?.image, 'docker.io/kruise-ts/manager:dev');
-    assert.match(c?.imageID ?? '', /^docker\.io\/kruise-ts\/manager@sha256:/);
+    assert.deepEqual(pod?.status.containerStatuses?.map((c) => c.name).sort(), ['controller', 'manager']);
+    for (const c of pod?.status.containerStatuses ?? []) {
+      assert.equal(c.image, 'docker.io/kruise-ts/manager:dev', c.name);
+      assert.match(c.imageID, /^docker\.io\/kruise-ts\/manager@sha256:/, c.name);
+    }
+    // Its controller container is a standby: the host-process controller, started first, keeps the Lease.
+    const holder = getJson<{ spec: { holderIdentity?: string } }>(['lease', '-n', 'kruise-system', 'kruise-manager']).spec.holderIdentity ?? '';
+    assert.ok(holder && !holder.startsWith(pod?.metadata.name ?? '?'), `lease held by '${holder}'`);
   });
 
   it('its webhook, on its own loopback port with the shared certificate, injects the sidecar into an AdmissionReview', () => {

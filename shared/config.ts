@@ -17,6 +17,10 @@ const Env = Type.Object({
   KUBECONFIG: Type.Optional(Type.String({ minLength: 1 })),
   LOG_LEVEL: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)), { default: 'info' }),
   FEATURE_GATES: Type.String({ default: '' }),
+  POD_NAME: Type.Optional(Type.String({ minLength: 1 })),
+  LEADER_ELECT: Type.Boolean({ default: true }),
+  LEADER_ELECTION_ID: Type.String({ minLength: 1, default: 'kruise-manager' }),
+  CONTROLLERS: Type.String({ default: '' }),
 });
 
 export type CertWriter = 'secret' | 'fs' | 'external';
@@ -36,6 +40,13 @@ export interface Config {
   readonly kubeconfig: string | undefined;
   readonly logLevel: Static<typeof Env>['LOG_LEVEL'];
   readonly featureGates: Readonly<Record<FeatureGate, boolean>>;
+  /** This replica's pod name (downward API); the leader-election identity is derived from it. */
+  readonly podName: string | undefined;
+  /** Off only for a single-replica manager (tests, benchmarks): controllers then run without a Lease. */
+  readonly leaderElect: boolean;
+  readonly leaderElectionId: string;
+  /** Controllers to run, by name; empty = all. */
+  readonly controllers: readonly string[];
 }
 
 /** Gates consulted by the admission handlers; defaults follow the Kruise Helm chart (spec §5). */
@@ -104,5 +115,9 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     kubeconfig: e.KUBECONFIG,
     logLevel: e.LOG_LEVEL,
     featureGates: Object.freeze(featureGates),
+    podName: e.POD_NAME,
+    leaderElect: e.LEADER_ELECT,
+    leaderElectionId: e.LEADER_ELECTION_ID,
+    controllers: Object.freeze(e.CONTROLLERS.split(',').map((c) => c.trim()).filter(Boolean)),
   });
 }

@@ -5,6 +5,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { binDir, kubectl, startCluster, type Cluster } from './cluster/cluster.js';
+import { startController } from './cluster/controller.js';
 import { startManager } from './cluster/manager.js';
 import { readState, teardown, writeState, type StackState } from './cluster/state.js';
 import { launchRealNode } from './node/launch.js';
@@ -72,7 +73,10 @@ async function up(): Promise<StackState> {
     const m = await startManager({ repoRoot, kubeconfig: cluster.kubeconfig, logDir: cluster.logDir });
     s.manager = { pid: m.daemon.pid, log: m.daemon.logFile, webhookPort: m.webhookPort, healthPort: m.healthPort };
     writeState(stateFile, s);
-    say(`kruise-ts installed; manager on https://127.0.0.1:${m.webhookPort} (${secs(t0)} in all)`);
+    const c = await startController({ repoRoot, kubeconfig: cluster.kubeconfig, logDir: cluster.logDir });
+    s.controller = { pid: c.daemon.pid, log: c.daemon.logFile, healthPort: c.healthPort };
+    writeState(stateFile, s);
+    say(`kruise-ts installed; webhook on https://127.0.0.1:${m.webhookPort}, controllers on :${c.healthPort} (${secs(t0)} in all)`);
   } catch (err) {
     await down(true);
     throw err;

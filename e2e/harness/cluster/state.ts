@@ -7,6 +7,7 @@ import type { ClusterState } from './cluster.js';
 
 export interface StackState extends ClusterState {
   manager?: { pid: number; log: string; webhookPort: number; healthPort: number };
+  controller?: { pid: number; log: string; healthPort: number };
   /** The kubelet node (e2e/harness/node), stopped by the CLI before the rest. */
   realNode?: RealNodeState;
   /** The in-cluster manager and daemon pods on the real node (e2e/harness/node/in-cluster.ts). */
@@ -32,7 +33,7 @@ export async function killGroups(pids: number[], graceMs = 5_000): Promise<void>
 export async function teardown(file: string, keepLogs = false): Promise<void> {
   if (!existsSync(file)) return;
   const s = readState(file);
-  await killGroups([...(s.manager ? [s.manager.pid] : []), ...s.processes.map((p) => p.pid).reverse()]);
+  await killGroups([...(s.controller ? [s.controller.pid] : []), ...(s.manager ? [s.manager.pid] : []), ...s.processes.map((p) => p.pid).reverse()]);
   for (const d of s.dataDirs) rmSync(d, { recursive: true, force: true });
   if (!keepLogs) rmSync(s.dir, { recursive: true, force: true });
   rmSync(file, { force: true });

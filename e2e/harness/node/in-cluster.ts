@@ -10,6 +10,8 @@
 //   configurations carry and which tests stop and restart. The in-cluster manager serves the same certificate
 //   (WEBHOOK_CERT_WRITER=external, Secret kruise-webhook-certs mounted) on its own loopback port and never
 //   rewrites the configurations, so the two do not fight; tests call it directly.
+// - The manager pod's controller container joins the same Lease as the host-process controller; started after
+//   it (replicas 0 until a test scales the Deployment up), it is a standby, as a second replica would be.
 // - The daemon's runtime socket hostPath is the node's private containerd directory, not /run/containerd.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -18,9 +20,10 @@ import { REAL_NODE_LABEL, REAL_NODE_TAINT } from './start.js';
 import type { RealNodeState } from './stop.js';
 
 export interface InClusterState {
-  /** Loopback ports of the in-cluster manager (hostNetwork). */
+  /** Loopback ports of the in-cluster manager pod's containers (hostNetwork). */
   managerWebhookPort: number;
   managerHealthPort: number;
+  controllerHealthPort: number;
   daemonHealthPort: number;
 }
 
@@ -41,8 +44,10 @@ export function overlay(i: OverlayInput): Record<string, unknown> {
   const manager = {
     apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'kruise-controller-manager', namespace: 'kruise-system' },
     spec: {
-      // One per node: with hostNetwork a second replica's ports would clash.
-      replicas: 1,
+      // Scaled up by e2e/real-node.e2e.test.ts only: started with the stack, its controller container could take
+      // the Lease before the host-process controller that other tests stop and replace. (One replica at most:
+      // with hostNetwork a second one's ports would clash.)
+      replicas: 0,
       template: { spec: {
         hostNetwork: true, dnsPolicy: 'ClusterFirstWithHostNet', ...pin(i.node),
         containers: [{
@@ -54,6 +59,11 @@ export function overlay(i: OverlayInput): Record<string, unknown> {
           readinessProbe: { httpGet: { path: '/readyz', port: i.managerHealthPort, host: '127.0.0.1' } },
           livenessProbe: { httpGet: { path: '/healthz', port: i.managerHealthPort, host: '127.0.0.1' } },
           volumeMounts: [{ name: 'certs', mountPath: '/certs', readOnly: true }],
+        }, {
+          name: 'controller',
+          env: [...apiEnv, { name: 'HEALTH_PORT', value: String(i.controllerHealthPort) }, { name: 'BIND_ADDRESS', value: '127.0.0.1' }],
+          readinessProbe: { httpGet: { path: '/readyz', port: i.controllerHealthPort, host: '127.0.0.1' } },
+          livenessProbe: { httpGet: { path: '/healthz', port: i.controllerHealthPort, host: '127.0.0.1' } },
         }],
         volumes: [{ name: 'certs', secret: { secretName: 'kruise-webhook-certs' } }],
       } },
@@ -73,10 +83,15 @@ export function overlay(i: OverlayInput): Record<string, unknown> {
     } } },
   };
   // hostNetwork turns containerPorts into host ports; the manifest's fixed ones would collide across runs.
+  // (`test` fails the apply loudly if manifests/ ever reorders the containers.)
+  const c = (n: number) => `/spec/template/spec/containers/${n}`;
   const managerPorts = [
-    { op: 'replace', path: '/spec/template/spec/containers/0/ports', value: [
+    { op: 'test', path: `${c(0)}/name`, value: 'manager' },
+    { op: 'replace', path: `${c(0)}/ports`, value: [
       { name: 'webhook-server', containerPort: i.managerWebhookPort, protocol: 'TCP' },
       { name: 'health', containerPort: i.managerHealthPort, protocol: 'TCP' }] },
+    { op: 'test', path: `${c(1)}/name`, value: 'controller' },
+    { op: 'replace', path: `${c(1)}/ports`, value: [{ name: 'ctrl-health', containerPort: i.controllerHealthPort, protocol: 'TCP' }] },
   ];
   return {
     apiVersion: 'kustomize.config.k8s.io/v1beta1', kind: 'Kustomization',
@@ -91,7 +106,9 @@ export function overlay(i: OverlayInput): Record<string, unknown> {
 
 /** Writes the overlay under `runDir` (kustomize wants its resources reachable by a relative path). */
 export async function writeInClusterOverlay(o: { repoRoot: string; runDir: string; apiPort: number; node: RealNodeState }): Promise<{ dir: string; state: InClusterState }> {
-  const state: InClusterState = { managerWebhookPort: await freePort(), managerHealthPort: await freePort(), daemonHealthPort: await freePort() };
+  const state: InClusterState = {
+    managerWebhookPort: await freePort(), managerHealthPort: await freePort(), controllerHealthPort: await freePort(), daemonHealthPort: await freePort(),
+  };
   const dir = join(o.runDir, 'in-cluster');
   mkdirSync(dir, { recursive: true });
   if (!o.node.containerd) throw new Error('the real node has no containerd');

@@ -1,0 +1,101 @@
+// Composition root of the manager's controllers (the `controller` container of the manager pod; the webhook is the
+// other container, webhook/main.ts). The only place that reads process.env, handles signals or exits.
+import { randomUUID } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
+import { hostname } from 'node:os';
+import { CoordinationV1Api } from '@kubernetes/client-node';
+import Fastify from 'fastify';
+import { collectDefaultMetrics, Registry } from 'prom-client';
+import { realClock } from '../shared/clock.js';
+import { loadConfig, ConfigError, type Config } from '../shared/config.js';
+import { createLogger } from '../shared/log.js';
+import { makeKube } from '../shared/kube/client.js';
+import { eventRecorder } from '../shared/kube/event-recorder.js';
+import { informerFactory } from '../shared/kube/informer-factory.js';
+import { LeaderElector } from '../shared/kube/leader-election.js';
+import { kubeLeaseClient } from '../shared/kube/lease-client.js';
+import { makeRest } from '../shared/kube/rest.js';
+import { controllers as allControllers } from './controllers.js';
+import { runControllers, selectControllers } from './run-controllers.js';
+import type { ControllerDeps } from './types.js';
+
+async function main(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig(process.env);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(2);
+    }
+    throw err;
+  }
+  const log = createLogger({ level: config.logLevel, name: 'kruise-controller' });
+  const controllers = selectControllers(allControllers, config.controllers);
+  const kube = makeKube(config);
+  const rest = makeRest(kube.kc);
+  const stop = new AbortController();
+  setMaxListeners(256, stop.signal);
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const informers = informerFactory({ kc: kube.kc, rest, signal: stop.signal, log });
+  const deps: ControllerDeps = {
+    kube, rest, informers, log, metrics: registry, clock: realClock, namespace: config.namespace,
+    events: (component) => eventRecorder({ rest, component, log }),
+  };
+
+  let leading = false;
+  const health = Fastify({ loggerInstance: log, disableRequestLogging: true });
+  health.get('/healthz', async () => 'ok');
+  // A standby replica is ready: it serves nothing until it leads. A leader is ready once its caches listed.
+  health.get('/readyz', async (_req, reply) => {
+    const reason = leading ? informers.notSynced() : null;
+    return reason === null ? 'ok' : reply.code(503).send(`not ready: ${reason}`);
+  });
+  health.get('/metrics', async (_req, reply) => reply.header('content-type', registry.contentType).send(await registry.metrics()));
+  await health.listen({ host: config.bindAddress, port: config.healthPort });
+
+  let closing = false;
+  const shutdown = (signal: string, code = 0) => {
+    if (closing) return;
+    closing = true;
+    log.info({ signal }, 'shutting down');
+    const force = setTimeout(() => process.exit(code || 1), 15_000);
+    force.unref();
+    stop.abort();
+    void Promise.allSettled([done, health.close()]).then(() => process.exit(code));
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+
+  const lead = async (signal: AbortSignal) => {
+    leading = true;
+    await runControllers(controllers, deps, signal);
+  };
+  let done: Promise<void> = Promise.resolve();
+  if (!config.leaderElect) {
+    log.warn('leader election disabled: run a single replica only');
+    done = lead(stop.signal);
+  } else {
+    const elector = new LeaderElector({
+      client: kubeLeaseClient(kube.kc.makeApiClient(CoordinationV1Api)),
+      namespace: config.namespace,
+      name: config.leaderElectionId,
+      // A restarted pod keeps its name; the suffix keeps it from mistaking the old process's lease for its own.
+      identity: `${config.podName ?? hostname()}_${randomUUID()}`,
+      clock: realClock,
+      log: log.child({ component: 'leader-election' }),
+      onStartedLeading: lead,
+      onNewLeader: (identity) => log.info({ leader: identity }, 'leader observed'),
+      // As controller-runtime: a replica that lost its lease exits, and its restart campaigns afresh with empty queues.
+      onStoppedLeading: () => { if (!closing) shutdown('leadership lost', 1); },
+    });
+    done = elector.run(stop.signal);
+  }
+  log.info({ controllers: controllers.map((c) => c.name), leaderElect: config.leaderElect }, 'controller manager started');
+}
+
+main().catch((err) => {
+  process.stderr.write(`kruise-controller failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,26 @@
+// The kruise-ts controllers (controller/main.ts) as a host process against the test cluster, with leader election
+// on, as one replica of the in-cluster manager would run them.
+import { join } from 'node:path';
+import { freePort, spawnDaemon, waitFor, type Daemon } from '../runtime/process.js';
+
+export interface ControllerProcess { daemon: Daemon; healthPort: number; stop(): Promise<void> }
+
+export async function startController(opts: { repoRoot: string; kubeconfig: string; logDir: string; name?: string; env?: Record<string, string> }): Promise<ControllerProcess> {
+  const healthPort = await freePort();
+  const name = opts.name ?? 'kruise-controller';
+  const env = {
+    ...process.env,
+    KUBECONFIG: opts.kubeconfig, POD_NAMESPACE: 'kruise-system', POD_NAME: name,
+    BIND_ADDRESS: '127.0.0.1', HEALTH_PORT: String(healthPort),
+    ...opts.env,
+  };
+  const daemon = spawnDaemon(name, process.execPath, ['--import', 'tsx', join(opts.repoRoot, 'controller/main.ts')],
+    join(opts.logDir, `${name}.log`), env);
+  try {
+    await waitFor(`${name} /healthz`, async () => (await fetch(`http://127.0.0.1:${healthPort}/healthz`)).ok, 60_000, () => daemon.child.exitCode === null);
+  } catch (err) {
+    await daemon.stop();
+    throw new Error(`${err instanceof Error ? err.message : String(err)}\n${daemon.tail(20)}`);
+  }
+  return { daemon, healthPort, stop: () => daemon.stop() };
+}

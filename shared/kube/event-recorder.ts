@@ -1,0 +1,39 @@
+// core/v1 Events, as client-go's EventRecorder writes them. Best effort by design: an Event that cannot be written
+// is logged and dropped, never allowed to fail the reconcile that emitted it.
+import { randomBytes } from 'node:crypto';
+import type { CoreV1Event, KubernetesObject } from '@kubernetes/client-node';
+import type { Logger } from 'pino';
+import { resources } from './resources.js';
+import type { KubeRest } from './rest.js';
+
+export type EventType = 'Normal' | 'Warning';
+
+export interface EventRecorder {
+  event(obj: KubernetesObject, type: EventType, reason: string, message: string): void;
+}
+
+/** The Event client-go would write for `obj` (name `<obj>.<16 hex>`, in the object's namespace or `default`). */
+export function buildEvent(obj: KubernetesObject, type: EventType, reason: string, message: string, component: string, now: Date): CoreV1Event {
+  const md = obj.metadata ?? {};
+  const namespace = md.namespace || 'default';
+  const ts = now.toISOString().replace(/\.\d+Z$/, 'Z');
+  return {
+    apiVersion: 'v1', kind: 'Event',
+    metadata: { name: `${md.name}.${randomBytes(8).toString('hex')}`, namespace },
+    involvedObject: { apiVersion: obj.apiVersion, kind: obj.kind, name: md.name, namespace: md.namespace, uid: md.uid, resourceVersion: md.resourceVersion },
+    type, reason, message: message.slice(0, 1024),
+    source: { component }, reportingComponent: component, reportingInstance: '',
+    firstTimestamp: ts as unknown as Date, lastTimestamp: ts as unknown as Date, count: 1,
+  };
+}
+
+export function eventRecorder(deps: { rest: KubeRest; component: string; log: Logger; now?: () => Date }): EventRecorder {
+  const now = deps.now ?? (() => new Date());
+  return {
+    event(obj, type, reason, message) {
+      const ev = buildEvent(obj, type, reason, message, deps.component, now());
+      deps.rest.create(resources.events, ev).catch((err: unknown) =>
+        deps.log.warn({ err, reason, object: `${obj.kind}/${obj.metadata?.namespace ?? ''}/${obj.metadata?.name}` }, 'could not record event'));
+    },
+  };
+}

@@ -1,0 +1,46 @@
+// The API resources kruise-ts reads and writes, named once, so informers, REST calls and RBAC speak of the same
+// group/version/plural. Paths follow the apiserver's URL layout.
+export interface Resource {
+  /** '' for the core group. */
+  group: string;
+  version: string;
+  plural: string;
+  kind: string;
+  namespaced: boolean;
+}
+
+const core = (plural: string, kind: string, namespaced = true): Resource => ({ group: '', version: 'v1', plural, kind, namespaced });
+const kruise = (plural: string, kind: string, namespaced: boolean): Resource => ({ group: 'apps.kruise.io', version: 'v1alpha1', plural, kind, namespaced });
+
+export const resources = {
+  pods: core('pods', 'Pod'),
+  nodes: core('nodes', 'Node', false),
+  namespaces: core('namespaces', 'Namespace', false),
+  configMaps: core('configmaps', 'ConfigMap'),
+  secrets: core('secrets', 'Secret'),
+  events: core('events', 'Event'),
+  controllerRevisions: { group: 'apps', version: 'v1', plural: 'controllerrevisions', kind: 'ControllerRevision', namespaced: true },
+  sidecarSets: kruise('sidecarsets', 'SidecarSet', false),
+  nodeImages: kruise('nodeimages', 'NodeImage', false),
+  imagePullJobs: kruise('imagepulljobs', 'ImagePullJob', true),
+  containerRecreateRequests: kruise('containerrecreaterequests', 'ContainerRecreateRequest', true),
+  resourceDistributions: kruise('resourcedistributions', 'ResourceDistribution', false),
+} as const satisfies Record<string, Resource>;
+
+export const apiVersionOf = (r: Resource): string => (r.group ? `${r.group}/${r.version}` : r.version);
+
+export interface PathOptions {
+  /** Ignored for cluster-scoped resources; omitted on a namespaced one means "all namespaces" (list/watch only). */
+  namespace?: string;
+  name?: string;
+  subresource?: 'status';
+}
+
+/** `/api/v1/namespaces/ns/pods/name/status`, `/apis/apps.kruise.io/v1alpha1/sidecarsets`, … */
+export function resourcePath(r: Resource, o: PathOptions = {}): string {
+  const base = r.group ? `/apis/${r.group}/${r.version}` : `/api/${r.version}`;
+  const ns = r.namespaced && o.namespace ? `/namespaces/${encodeURIComponent(o.namespace)}` : '';
+  const name = o.name ? `/${encodeURIComponent(o.name)}` : '';
+  const sub = o.name && o.subresource ? `/${o.subresource}` : '';
+  return `${base}${ns}/${r.plural}${name}${sub}`;
+}
