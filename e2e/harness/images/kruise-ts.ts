@@ -3,10 +3,10 @@
 //   layer 1 (runtime, cached by content): busybox, the host's Node 20 binary with the shared libraries ldd
 //            names, and the production node_modules (`npm ls --omit=dev`);
 //   layer 2 (app): the project's sources (TypeScript run through tsx, as `node --import tsx` does in dev).
-// Config: WORKDIR /app, CMD `node --import tsx webhook/main.ts`, USER 65532 (the manager's runAsNonRoot).
+// Config: WORKDIR /app, ENTRYPOINT node, CMD `--import tsx webhook/main.ts`, USER 65532 (the manager's runAsNonRoot).
 import { execFile, execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { defaultImageCacheDir, pushImage, type BuiltImage } from '../runtime/image.js';
@@ -16,6 +16,11 @@ export const KRUISE_TS_IMAGE = { name: 'kruise-ts/manager', tag: 'dev' };
 const APP_DIRS = ['shared', 'webhook', 'controller', 'daemon', 'certs', 'bin'];
 const APP_FILES = ['package.json', 'package-lock.json', 'tsconfig.json'];
 const NONROOT = '65532';
+/** Part of the cache key, so a config change rebuilds the image. */
+const CONFIG_ARGS = ['--config.workingdir', '/app', '--config.user', `${NONROOT}:${NONROOT}`,
+  '--config.env', 'PATH=/usr/bin:/bin', '--config.env', 'NODE_ENV=production',
+  // ENTRYPOINT node, so manifests/ can pick the app with args alone (the controller container) or replace both.
+  '--config.entrypoint', 'node', '--config.cmd', '--import', '--config.cmd', 'tsx', '--config.cmd', 'webhook/main.ts'];
 
 /** Host files the node binary needs: itself and every shared library ldd resolves (plus the loader). */
 function nodeRuntimeFiles(node: string): string[] {
@@ -56,7 +61,10 @@ async function buildRuntimeLayout(repoRoot: string, cacheDir: string): Promise<s
   const key = createHash('sha256').update(JSON.stringify({ v: 1, host, size: st.size, mtime: st.mtimeMs, pkgs }))
     .update(readFileSync(join(repoRoot, 'package-lock.json'))).digest('hex').slice(0, 16);
   const layout = join(cacheDir, `kruise-ts-runtime-${key}`);
-  if (existsSync(join(layout, 'index.json'))) return layout;
+  if (existsSync(join(layout, 'index.json'))) {
+    touch(layout);
+    return layout;
+  }
   const work = mkdtempSync(join(cacheDir, '.build-runtime-'));
   try {
     const root = join(work, 'rootfs');
@@ -85,15 +93,33 @@ async function buildRuntimeLayout(repoRoot: string, cacheDir: string): Promise<s
   return layout;
 }
 
+const touch = (dir: string) => { const now = new Date(); utimesSync(dir, now, now); };
+
+/** Every source change leaves a ~65 MB layout; those unused for a day go (other worktrees share the cache). */
+function pruneStale(cacheDir: string, keep: string[], maxAgeMs = 24 * 3600_000): void {
+  for (const e of readdirSync(cacheDir)) {
+    const p = join(cacheDir, e);
+    if (!e.startsWith('kruise-ts-') || keep.includes(p)) continue;
+    try {
+      if (Date.now() - statSync(p).mtimeMs > maxAgeMs) rmSync(p, { recursive: true, force: true });
+    } catch { /* removed meanwhile */ }
+  }
+}
+
 /** Builds (or reuses) the image for the sources as they are on disk now. */
 export async function buildKruiseTsImage(repoRoot: string, cacheDir = defaultImageCacheDir()): Promise<BuiltImage> {
   mkdirSync(cacheDir, { recursive: true });
   const runtime = await buildRuntimeLayout(repoRoot, cacheDir);
   const files = appFiles(repoRoot);
-  const layout = join(cacheDir, `kruise-ts-${relative(cacheDir, runtime).slice('kruise-ts-runtime-'.length)}-${hashFiles(files, repoRoot)}`);
+  const appKey = createHash('sha256').update(hashFiles(files, repoRoot)).update(JSON.stringify(CONFIG_ARGS)).digest('hex').slice(0, 16);
+  const layout = join(cacheDir, `kruise-ts-${relative(cacheDir, runtime).slice('kruise-ts-runtime-'.length)}-${appKey}`);
   const spec = { name: KRUISE_TS_IMAGE.name, tag: KRUISE_TS_IMAGE.tag };
   const ociRef = `oci:${layout}:${spec.tag}`;
-  if (existsSync(join(layout, 'index.json'))) return { spec, ociRef };
+  pruneStale(cacheDir, [runtime, layout]);
+  if (existsSync(join(layout, 'index.json'))) {
+    touch(layout);
+    return { spec, ociRef };
+  }
   const work = mkdtempSync(join(cacheDir, '.build-kruise-ts-'));
   try {
     const tmpLayout = join(work, 'layout');
@@ -106,9 +132,7 @@ export async function buildKruiseTsImage(repoRoot: string, cacheDir = defaultIma
     await tarDir(root, join(work, 'app.tar'));
     const img = `${tmpLayout}:${spec.tag}`;
     await run('umoci', ['raw', 'add-layer', '--image', img, join(work, 'app.tar')]);
-    await run('umoci', ['config', '--image', img, '--config.workingdir', '/app', '--config.user', `${NONROOT}:${NONROOT}`,
-      '--config.env', 'PATH=/usr/bin:/bin', '--config.env', 'NODE_ENV=production',
-      '--config.cmd', 'node', '--config.cmd', '--import', '--config.cmd', 'tsx', '--config.cmd', 'webhook/main.ts']);
+    await run('umoci', ['config', '--image', img, ...CONFIG_ARGS]);
     await run('umoci', ['gc', '--layout', tmpLayout]);
     if (!existsSync(join(layout, 'index.json'))) renameSync(tmpLayout, layout);
   } finally {
