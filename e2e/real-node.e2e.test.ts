@@ -12,6 +12,7 @@ import { after, before, describe, it } from 'node:test';
 import { load } from 'js-yaml';
 import { REAL_NODE_LABEL, REAL_NODE_TAINT } from './harness/node/index.js';
 import { eventually, getJson, kubectl, kubectlOk, serves, stack } from './harness/kube.js';
+import { waitFor } from './harness/runtime/process.js';
 
 interface ContainerStatus { name: string; ready: boolean; image: string; state: { running?: object } }
 interface Pod {
@@ -151,5 +152,9 @@ describe('kruise-ts itself as real pods on the real node', { skip: skip || (type
       const l = podOn('control-plane=daemon');
       return l.length === 1 && l.every(allRunning) && l;
     }, 240_000);
+    if (typeof s === 'string' || !s.inCluster) return;
+    // hostNetwork: its health server is on the node's loopback; /healthz includes a CRI Version call.
+    const port = s.inCluster.daemonHealthPort;
+    await waitFor('daemon /healthz', async () => (await fetch(`http://127.0.0.1:${port}/healthz`)).ok, 60_000);
   });
 });

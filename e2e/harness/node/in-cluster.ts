@@ -13,7 +13,7 @@
 // - The manager pod's controller container joins the same Lease as the host-process controller; started after
 //   it (replicas 0 until a test scales the Deployment up), it is a standby, as a second replica would be.
 // - The daemon's runtime socket hostPath is the node's private containerd directory, not /run/containerd.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { freePort } from '../runtime/process.js';
 import { REAL_NODE_LABEL, REAL_NODE_TAINT } from './start.js';
@@ -27,8 +27,12 @@ export interface InClusterState {
   daemonHealthPort: number;
 }
 
+const RUNTIME_MOUNT = '/kts-node-runtime';
+
 export interface OverlayInput extends InClusterState {
   manifestsRel: string;
+  /** The tree has daemon/main.ts. */
+  withDaemon: boolean;
   apiPort: number;
   node: string;
   containerdDir: string;
@@ -72,14 +76,23 @@ export function overlay(i: OverlayInput): Record<string, unknown> {
   const daemon = {
     apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name: 'kruise-daemon', namespace: 'kruise-system' },
     spec: { template: { spec: {
+      // A tree without daemon/main.ts would crash-loop on the real node for the whole run; kwok fakes the rest.
+      ...(i.withDaemon ? {} : { affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: {
+        nodeSelectorTerms: [{ matchExpressions: [{ key: REAL_NODE_LABEL, operator: 'DoesNotExist' }] }] } } } }),
       containers: [{
         name: 'daemon',
-        env: [...apiEnv, { name: 'HEALTH_PORT', value: String(i.daemonHealthPort) }],
+        // An explicit socket, whichever discovery the manifest configures.
+        env: [...apiEnv, { name: 'HEALTH_PORT', value: String(i.daemonHealthPort) }, { name: 'CRI_ENDPOINT', value: `unix://${RUNTIME_MOUNT}/containerd.sock` }],
         livenessProbe: { httpGet: { path: '/healthz', port: i.daemonHealthPort, host: '127.0.0.1' } },
         // The CRI socket is root's; the image's default user is the manager's non-root one.
         securityContext: { runAsUser: 0 },
+        volumeMounts: [{ name: 'kts-node-runtime', mountPath: RUNTIME_MOUNT, readOnly: true }],
       }],
-      volumes: [{ name: 'runtime-socket', hostPath: { path: i.containerdDir, type: 'Directory' } }],
+      volumes: [
+        { name: 'kts-node-runtime', hostPath: { path: i.containerdDir, type: 'Directory' } },
+        // Redirects the manifest's own runtime-socket volume (hostPath /run/containerd), which may not exist here.
+        { name: 'runtime-socket', hostPath: { path: i.containerdDir, type: 'Directory' } },
+      ],
     } } },
   };
   // hostNetwork turns containerPorts into host ports; the manifest's fixed ones would collide across runs.
@@ -112,7 +125,8 @@ export async function writeInClusterOverlay(o: { repoRoot: string; runDir: strin
   const dir = join(o.runDir, 'in-cluster');
   mkdirSync(dir, { recursive: true });
   if (!o.node.containerd) throw new Error('the real node has no containerd');
-  const k = overlay({ ...state, manifestsRel: relative(dir, join(o.repoRoot, 'manifests')), apiPort: o.apiPort, node: o.node.name, containerdDir: o.node.containerd.dir });
+  const k = overlay({ ...state, manifestsRel: relative(dir, join(o.repoRoot, 'manifests')), apiPort: o.apiPort, node: o.node.name,
+    containerdDir: o.node.containerd.dir, withDaemon: existsSync(join(o.repoRoot, 'daemon/main.ts')) });
   writeFileSync(join(dir, 'kustomization.yaml'), JSON.stringify(k, null, 2));
   return { dir, state };
 }
