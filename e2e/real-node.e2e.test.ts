@@ -93,7 +93,7 @@ describe('the real node', { skip, timeout: 300_000 }, () => {
   });
 });
 
-describe('kruise-ts itself as real pods on the real node', { skip: skip || (typeof s !== 'string' && !s.inCluster ? 'no in-cluster install' : false), timeout: 300_000 }, () => {
+describe('kruise-ts itself as real pods on the real node', { skip: skip || (typeof s !== 'string' && !s.inCluster ? 'no in-cluster install' : false), timeout: 600_000 }, () => {
   const name = node?.name ?? '';
   const deploy = ['-n', 'kruise-system', 'deployment/kruise-controller-manager'];
   before(() => {
@@ -146,7 +146,7 @@ describe('kruise-ts itself as real pods on the real node', { skip: skip || (type
     }
   });
 
-  it('the daemon DaemonSet\'s pod on the real node runs against the node\'s containerd', async (t) => {
+  it('the daemon DaemonSet\'s pod on the real node runs against the node\'s containerd', { timeout: 480_000 }, async (t) => {
     if (!existsSync(join(import.meta.dirname, '..', 'daemon/main.ts'))) return t.skip('daemon/main.ts is not in this tree yet');
     await eventually('daemon pod Running on the real node', () => {
       const l = podOn('control-plane=daemon');
@@ -155,6 +155,6 @@ describe('kruise-ts itself as real pods on the real node', { skip: skip || (type
     if (typeof s === 'string' || !s.inCluster) return;
     // hostNetwork: its health server is on the node's loopback; /healthz includes a CRI Version call.
     const port = s.inCluster.daemonHealthPort;
-    await waitFor('daemon /healthz', async () => (await fetch(`http://127.0.0.1:${port}/healthz`)).ok, 60_000);
+    await waitFor('daemon /healthz', async () => (await fetch(`http://127.0.0.1:${port}/healthz`)).ok, 180_000);
   });
 });
