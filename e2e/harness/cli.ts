@@ -1,32 +1,74 @@
 // Composition root of the local cluster: `up` (start and leave running), `down`, and `run -- CMD` (start, run
 // CMD with KUBECONFIG set, always tear down). One stack at a time, found through e2e/.run/state.json.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { binDir, kubectl, startCluster } from './cluster/cluster.js';
+import { binDir, kubectl, startCluster, type Cluster } from './cluster/cluster.js';
 import { startController } from './cluster/controller.js';
 import { startManager } from './cluster/manager.js';
-import { teardown, writeState, type StackState } from './cluster/state.js';
+import { readState, teardown, writeState, type StackState } from './cluster/state.js';
+import { launchRealNode } from './node/launch.js';
+import { stopRealNode } from './node/stop.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const runRoot = join(repoRoot, 'e2e/.run');
 const stateFile = join(runRoot, 'state.json');
 const say = (s: string) => process.stderr.write(`[cluster] ${s}\n`);
 
+/** The real node is on unless KRUISE_TS_REAL_NODE=0 (e.g. without root); its tests then skip. */
+const REAL_NODE = process.env.KRUISE_TS_REAL_NODE !== '0';
+const REAL_NODE_NAME = 'kts-node-1';
+
+/** Node first (its kubelet would recreate pods), then manager and control plane. */
+async function down(keepLogs = false): Promise<void> {
+  if (existsSync(stateFile)) {
+    const s = readState(stateFile);
+    if (s.realNode) {
+      const t = Date.now();
+      await stopRealNode(s.realNode, keepLogs ? { keepLogsIn: s.logDir } : {});
+      say(`real node stopped in ${((Date.now() - t) / 1000).toFixed(1)} s`);
+    }
+  }
+  await teardown(stateFile, keepLogs);
+}
+
 async function up(): Promise<StackState> {
-  await teardown(stateFile);
+  await down();
   const bin = binDir(repoRoot);
   const dir = join(runRoot, `${new Date().toISOString().replace(/[:.]/g, '-')}-${process.pid}`);
-  mkdirSync(dir, { recursive: true });
+  const logDir = join(dir, 'logs');
+  mkdirSync(logDir, { recursive: true });
   const t0 = Date.now();
-  const cluster = await startCluster({ dir, bin });
-  const { daemons: _d, stop: _s, ...state } = cluster;
-  const s: StackState = state;
-  writeState(stateFile, s);
-  say(`control plane up in ${((Date.now() - t0) / 1000).toFixed(1)} s; logs in ${cluster.logDir}`);
+  // Filled once the control plane is up; the node's state is written into it from then on.
+  const live: { stack?: StackState; node?: StackState['realNode'] } = {};
+  const node = REAL_NODE ? launchRealNode({ repoRoot, name: REAL_NODE_NAME, bin, logDir, onState: (ns) => {
+    live.node = ns;
+    if (live.stack) { live.stack.realNode = ns; writeState(stateFile, live.stack); }
+  } }) : undefined;
+  let cluster: Cluster;
   try {
-    kubectl(cluster.kubeconfig, ['apply', '-k', join(repoRoot, 'manifests')]);
+    cluster = await startCluster({ dir, bin });
+  } catch (err) {
+    await node?.abort(err);
+    throw err;
+  }
+  const { daemons: _d, stop: _s, ...state } = cluster;
+  const s: StackState = { ...state, ...(live.node ? { realNode: live.node } : {}) };
+  live.stack = s;
+  writeState(stateFile, s);
+  const secs = (t: number) => `${((Date.now() - t) / 1000).toFixed(1)} s`;
+  say(`control plane up in ${secs(t0)}; logs in ${cluster.logDir}`);
+  try {
+    if (node) {
+      const tNode = Date.now();
+      const n = await node.join({ server: cluster.server, pkiDir: join(dir, 'pki'), kubeconfig: cluster.kubeconfig });
+      say(`real node ${n.state.name} Ready ${secs(tNode)} after the control plane (${secs(t0)} in all)`);
+      s.inCluster = await node.install({ runDir: dir, apiPort: Number(new URL(cluster.server).port), kubeconfig: cluster.kubeconfig });
+      writeState(stateFile, s);
+    } else {
+      kubectl(cluster.kubeconfig, ['apply', '-k', join(repoRoot, 'manifests')]);
+    }
     kubectl(cluster.kubeconfig, ['wait', '--for=condition=Established', 'crd', '--all', '--timeout=60s']);
     const m = await startManager({ repoRoot, kubeconfig: cluster.kubeconfig, logDir: cluster.logDir });
     s.manager = { pid: m.daemon.pid, log: m.daemon.logFile, webhookPort: m.webhookPort, healthPort: m.healthPort };
@@ -34,9 +76,9 @@ async function up(): Promise<StackState> {
     const c = await startController({ repoRoot, kubeconfig: cluster.kubeconfig, logDir: cluster.logDir });
     s.controller = { pid: c.daemon.pid, log: c.daemon.logFile, healthPort: c.healthPort };
     writeState(stateFile, s);
-    say(`kruise-ts installed; webhook on https://127.0.0.1:${m.webhookPort}, controllers on :${c.healthPort}`);
+    say(`kruise-ts installed; webhook on https://127.0.0.1:${m.webhookPort}, controllers on :${c.healthPort} (${secs(t0)} in all)`);
   } catch (err) {
-    await teardown(stateFile, true);
+    await down(true);
     throw err;
   }
   return s;
@@ -49,12 +91,17 @@ function sh(kc: string, cmd: string) {
 
 async function main(argv: string[]): Promise<number> {
   const [cmd, ...rest] = argv;
-  if (cmd === 'down') { await teardown(stateFile); say('stopped'); return 0; }
+  if (cmd === 'down') { await down(); say('stopped'); return 0; }
   if (cmd === 'up' || cmd === 'demo') {
     const s = await up();
     if (cmd === 'demo') {
       const ex = join(repoRoot, 'e2e/cluster/examples');
-      for (const c of [`kubectl apply -f ${ex}/01-sidecarset-demo.yaml`, `kubectl apply -f ${ex}/02-test-pod.yaml`,
+      // On the real node test-pod really runs; without one (KRUISE_TS_REAL_NODE=0) kwok fakes it.
+      const createPod = s.realNode
+        ? `kubectl patch --local -f ${ex}/02-test-pod.yaml --type=merge -p '{"spec":{"nodeName":"${s.realNode.name}"}}' -o yaml | kubectl apply -f -`
+        : `kubectl apply -f ${ex}/02-test-pod.yaml`;
+      for (const c of ['kubectl get nodes -o wide', `kubectl apply -f ${ex}/01-sidecarset-demo.yaml`, createPod,
+        'kubectl wait --for=condition=Ready pod/test-pod --timeout=180s',
         'kubectl get sidecarset', 'kubectl get pod test-pod -o wide',
         "kubectl get pod test-pod -o jsonpath='{range .spec.containers[*]}{.name}{\"\\t\"}{.image}{\"\\t\"}{.env}{\"\\n\"}{end}'",
         "kubectl get pod test-pod -o jsonpath='{.metadata.annotations}'; echo"]) sh(s.kubeconfig, c);
@@ -63,7 +110,7 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (cmd === 'run' && rest[0] === '--' && rest.length > 1) {
-    const stop = () => { void teardown(stateFile).then(() => process.exit(130)); };
+    const stop = () => { void down().then(() => process.exit(130)); };
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
     try {
@@ -72,7 +119,7 @@ async function main(argv: string[]): Promise<number> {
         env: { ...process.env, KUBECONFIG: s.kubeconfig, KRUISE_TS_E2E_STATE: stateFile } });
       return r.status ?? 1;
     } finally {
-      await teardown(stateFile, process.env.KRUISE_TS_KEEP_LOGS === '1');
+      await down(process.env.KRUISE_TS_KEEP_LOGS === '1');
     }
   }
   process.stderr.write('usage: cli.ts up | demo | down | run -- CMD [ARGS...]\n');

@@ -76,6 +76,8 @@ export async function startCluster(opts: { dir: string; bin: string; fakeNodes?:
       `--client-ca-file=${pki.ca}`, `--service-account-issuer=${server}`, `--service-account-key-file=${pki.saPub}`,
       `--service-account-signing-key-file=${pki.saKey}`, '--service-cluster-ip-range=10.96.0.0/24',
       '--authorization-mode=Node,RBAC', '--allow-privileged=true',
+      // A real kubelet (e2e/harness/node) authenticates the apiserver by client cert for logs/exec/port-forward.
+      `--kubelet-client-certificate=${pki.admin.cert}`, `--kubelet-client-key=${pki.admin.key}`,
       '--enable-admission-plugins=NamespaceLifecycle,LimitRanger,ServiceAccount,DefaultStorageClass,MutatingAdmissionWebhook,ValidatingAdmissionWebhook,ResourceQuota,NodeRestriction',
       `--cert-dir=${join(dir, 'kube-apiserver')}`, '--profiling=false', '--v=1']);
     await waitFor('kube-apiserver', ok(() => kubectl(adminKc, ['get', '--raw', '/readyz'])), 90_000, () => api.child.exitCode === null);

@@ -52,6 +52,11 @@ export function makePki(dir: string): Pki {
   };
 }
 
+/** One more client cert from the run's CA, e.g. a kubelet's `/O=system:nodes/CN=system:node:<name>`. */
+export function issueClientCert(pkiDir: string, name: string, subject: string): ClientCert {
+  return issue(pkiDir, name, subject, CLIENT_EXT);
+}
+
 export function kubeconfig(server: string, ca: string, user: ClientCert): string {
   return [
     'apiVersion: v1', 'kind: Config', 'current-context: kruise-ts',

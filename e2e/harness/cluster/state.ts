@@ -1,11 +1,17 @@
 // The running stack, written to a state file so a later process (tests, `down`) can find and stop it.
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { InClusterState } from '../node/in-cluster.js';
+import type { RealNodeState } from '../node/stop.js';
 import type { ClusterState } from './cluster.js';
 
 export interface StackState extends ClusterState {
   manager?: { pid: number; log: string; webhookPort: number; healthPort: number };
   controller?: { pid: number; log: string; healthPort: number };
+  /** The kubelet node (e2e/harness/node), stopped by the CLI before the rest. */
+  realNode?: RealNodeState;
+  /** The in-cluster manager and daemon pods on the real node (e2e/harness/node/in-cluster.ts). */
+  inCluster?: InClusterState;
 }
 
 export const readState = (file: string): StackState => JSON.parse(readFileSync(file, 'utf8')) as StackState;

@@ -30,6 +30,8 @@ export interface ContainerdOptions {
   registry: Registry;
   bin?: string;
   readyTimeoutMs?: number;
+  /** A CNI conflist written into the private CNI dir before start (a kubelet node needs one to be Ready). */
+  cniConfList?: string;
 }
 
 function configToml(dir: string, registryHost: string): string {
@@ -56,6 +58,8 @@ disabled_plugins = ["io.containerd.snapshotter.v1.aufs", "io.containerd.snapshot
   # Without this runc fails with "can't get final child's PID from pipe: EOF": raising oom_score_adj to
   # kubelet's -998 is denied in this environment (guides/real-cluster.md R5).
   restrict_oom_score_adj = true
+  # Pod netns bind mounts under our state dir (not /var/run/netns), so teardown finds and unmounts them.
+  netns_mounts_under_state_dir = true
   [${cri}.cni]
     bin_dir = "/usr/lib/cni"
     conf_dir = "${dir}/cni"
@@ -81,10 +85,20 @@ export function trustRegistry(containerdDir: string, registryHost: string): void
   writeFileSync(join(containerdDir, 'certs.d', registryHost, 'hosts.toml'), hostsToml(registryHost));
 }
 
+/**
+ * Serves pulls of `upstream` (e.g. docker.io) from the loopback registry. `server` is the loopback registry
+ * too, so a missing image fails fast instead of falling back to the internet.
+ */
+export function mirrorRegistry(containerdDir: string, upstream: string, registryHost: string): void {
+  mkdirSync(join(containerdDir, 'certs.d', upstream), { recursive: true });
+  writeFileSync(join(containerdDir, 'certs.d', upstream, 'hosts.toml'), hostsToml(registryHost));
+}
+
 export async function startContainerd(opts: ContainerdOptions): Promise<Containerd> {
   const { dir } = opts;
   for (const d of ['root', 'state', 'cni', 'opt', 'logs']) mkdirSync(join(dir, d), { recursive: true });
   trustRegistry(dir, opts.registry.host);
+  if (opts.cniConfList) writeFileSync(join(dir, 'cni', '10-kruise-ts.conflist'), opts.cniConfList);
   const config = join(dir, 'config.toml');
   writeFileSync(config, configToml(dir, opts.registry.host));
   const socket = join(dir, 'containerd.sock');
@@ -120,7 +134,7 @@ async function waitReady(daemon: Daemon, socket: string, timeoutMs = 20_000): Pr
  * runc (cgroupfs driver, no cgroup_parent) puts containers in /<cgroup controller>/k8s.io/<id> and removes
  * only the leaf, so the k8s.io parents we caused are removed at teardown, and only if they are empty.
  */
-function namespaceCgroups(): string[] {
+export function namespaceCgroups(): string[] {
   try {
     return readdirSync('/sys/fs/cgroup').map((c) => join('/sys/fs/cgroup', c, 'k8s.io'));
   } catch {
@@ -129,7 +143,7 @@ function namespaceCgroups(): string[] {
 }
 
 /** Shims outlive containerd (they are detached by design), so they are found by our socket in their argv. */
-function shimPids(socket: string): number[] {
+export function shimPids(socket: string): number[] {
   const pids: number[] = [];
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
@@ -142,7 +156,7 @@ function shimPids(socket: string): number[] {
 }
 
 /** Mount points under `dir`, deepest first (rootfs overlays, sandbox shm). */
-function mountsUnder(dir: string): string[] {
+export function mountsUnder(dir: string): string[] {
   return readFileSync('/proc/self/mountinfo', 'utf8')
     .split('\n')
     .map((l) => l.split(' ')[4]?.replace(/\\040/g, ' '))
@@ -156,6 +170,11 @@ async function stopContainerd(dir: string, socket: string, daemon: Daemon, ownCg
     try { await kubelet.removeAllSandboxes(); } catch { /* best effort; shims are killed below */ } finally { kubelet.close(); }
   }
   await daemon.stop(5_000);
+  removeContainerdLeftovers(dir, socket, ownCgroups);
+}
+
+/** After containerd exited: kill its shims, unmount what it left under `dir`, remove `dir`. */
+export function removeContainerdLeftovers(dir: string, socket: string, ownCgroups: string[] = []): void {
   for (const pid of shimPids(socket)) {
     try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ }
   }

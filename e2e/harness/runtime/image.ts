@@ -16,8 +16,12 @@ const APPLETS = ['sh', 'sleep', 'env', 'cat', 'echo', 'ls', 'true', 'false', 'id
 export interface TestImageSpec {
   name: string;
   tag: string;
-  /** Extra files, path inside the image → content. */
+  /** Extra files, path inside the image → content (mode 0755 when it starts with `#!`, else 0644). */
   files?: Record<string, string>;
+  /** Executables copied from the host, path inside the image → host path (e.g. a static Go binary). */
+  hostFiles?: Record<string, string>;
+  /** Link every applet the host's busybox has (httpd, wget, seq, …), not only the short default list. */
+  allApplets?: boolean;
   cmd?: string[];
   entrypoint?: string[];
   env?: Record<string, string>;
@@ -33,7 +37,8 @@ export const defaultImageCacheDir = (): string => join(homedir(), '.cache', 'kru
 
 function cacheKey(spec: TestImageSpec): string {
   const bb = statSync(BUSYBOX);
-  const input = JSON.stringify({ v: 1, spec, applets: APPLETS, busybox: [bb.size, bb.mtimeMs] });
+  const host = Object.values(spec.hostFiles ?? {}).map((f) => createHash('sha256').update(readFileSync(f)).digest('hex'));
+  const input = JSON.stringify({ v: 2, spec, applets: APPLETS, busybox: [bb.size, bb.mtimeMs], ...(host.length ? { host } : {}) });
   return createHash('sha256').update(input).digest('hex').slice(0, 16);
 }
 
@@ -57,12 +62,20 @@ export async function buildTestImage(spec: TestImageSpec, cacheDir: string = def
     chmodSync(join(rootfs, 'tmp'), 0o1777);
     copyFileSync(BUSYBOX, join(rootfs, 'bin', 'busybox'));
     chmodSync(join(rootfs, 'bin', 'busybox'), 0o755);
-    for (const a of APPLETS) symlinkSync('busybox', join(rootfs, 'bin', a));
+    const applets = spec.allApplets ? await allApplets() : APPLETS;
+    for (const a of applets) if (a !== 'busybox') symlinkSync('busybox', join(rootfs, 'bin', a));
     writeFileSync(join(rootfs, 'etc', 'passwd'), 'root:x:0:0:root:/:/bin/sh\n');
     for (const [path, content] of Object.entries(spec.files ?? {})) {
       const target = join(rootfs, path);
       mkdirSync(dirname(target), { recursive: true });
-      writeFileSync(target, content);
+      // A script (shebang) is made executable, so it can be an image's command.
+      writeFileSync(target, content, { mode: content.startsWith('#!') ? 0o755 : 0o644 });
+    }
+    for (const [path, hostPath] of Object.entries(spec.hostFiles ?? {})) {
+      const target = join(rootfs, path);
+      mkdirSync(dirname(target), { recursive: true });
+      copyFileSync(hostPath, target);
+      chmodSync(target, 0o755);
     }
     await run('umoci', ['repack', '--image', img, bundle]);
     const cfg = ['config', '--image', img, '--config.workingdir', '/'];
@@ -77,6 +90,11 @@ export async function buildTestImage(spec: TestImageSpec, cacheDir: string = def
     rmSync(work, { recursive: true, force: true });
   }
   return { spec, ociRef };
+}
+
+async function allApplets(): Promise<string[]> {
+  const { stdout } = await run(BUSYBOX, ['--list']);
+  return stdout.split('\n').filter((a) => /^[\w.[\]-]+$/.test(a));
 }
 
 /** Pushes to `<registryHost>/<name>:<tag>` over plain HTTP; returns that reference. */

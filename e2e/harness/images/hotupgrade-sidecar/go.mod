@@ -1,0 +1,3 @@
+module example.invalid/kruise-ts/hotupgrade-sidecar
+
+go 1.24
