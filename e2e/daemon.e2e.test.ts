@@ -1,6 +1,6 @@
 // The node daemon as a real process (daemon/main.ts, kruise-daemon ServiceAccount token) against the real
 // apiserver and a real containerd pulling from loopback registries: NodeImage status counts and events, pull
-// Secrets from kruise-system, failures (credentials, missing tag, silent registry, activeDeadlineSeconds), a tag
+// Secrets from kruise-daemon-config, failures (credentials, missing tag, silent registry, activeDeadlineSeconds), a tag
 // removed mid-pull, restarts of the daemon and of containerd in the middle of a pull, and a ContainerRecreateRequest
 // executed by the same process (the test plays kubelet for the node's pod). The daemon runs from the
 // sources through tsx until the restart test, which brings it back as the esbuild bundle (`npm run build:daemon`),
@@ -36,7 +36,7 @@ function setImage(ref: string, tags: string[] | null, policy: Policy = {}, pullS
   const { name } = normalizeImageRef(ref);
   const image = tags && {
     tags: tags.map((tag) => ({ tag, pullPolicy: { ttlSecondsAfterFinished: 600, ...policy } })),
-    ...(pullSecrets ? { pullSecrets: pullSecrets.map((n) => ({ namespace: 'kruise-system', name: n })) } : {}),
+    ...(pullSecrets ? { pullSecrets: pullSecrets.map((n) => ({ namespace: 'kruise-daemon-config', name: n })) } : {}),
   };
   kubectlOk(['patch', 'nodeimage', NODE, '--type=merge', '-p', JSON.stringify({ spec: { images: { [name]: image } } })]);
   return { name };
@@ -84,7 +84,7 @@ describe('kruise-daemon on a real node runtime', { skip: typeof s === 'string' ?
     kubectlOk(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'apps.kruise.io/v1alpha1', kind: 'NodeImage', metadata: { name: NODE }, spec: {} }));
     // Secrets first: the daemon captures credentials when a pull starts, so its cache must already hold them.
     for (const [name, password] of [['regcred', RIGHT.password], ['badcred', WRONG_PASSWORD]]) {
-      kubectlOk(['create', 'secret', 'docker-registry', name, '-n', 'kruise-system', `--docker-server=${secured.host}`, `--docker-username=${RIGHT.username}`, `--docker-password=${password}`]);
+      kubectlOk(['create', 'secret', 'docker-registry', name, '-n', 'kruise-daemon-config', `--docker-server=${secured.host}`, `--docker-username=${RIGHT.username}`, `--docker-password=${password}`]);
     }
     execFileSync('npm', ['run', '--silent', 'build:daemon'], { cwd: REPO_ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
     daemon = await start();
@@ -99,7 +99,7 @@ describe('kruise-daemon on a real node runtime', { skip: typeof s === 'string' ?
     await env?.stop();
     kubectl(['delete', 'nodeimage', NODE, '--ignore-not-found']);
     kubectl(['delete', 'node', NODE, '--ignore-not-found']);
-    kubectl(['delete', 'secret', 'regcred', 'badcred', '-n', 'kruise-system', '--ignore-not-found']);
+    kubectl(['delete', 'secret', 'regcred', 'badcred', '-n', 'kruise-daemon-config', '--ignore-not-found']);
   });
 
   test('a tag is pulled to Succeeded with the runtime image ID, consistent counts, an event and metrics', async () => {
@@ -120,7 +120,7 @@ describe('kruise-daemon on a real node runtime', { skip: typeof s === 'string' ?
     assert.match(metrics, /controller_runtime_reconcile_total\{controller="imagepuller",result="requeue_after"\} [1-9]/);
   });
 
-  test('a private registry: the dockerconfigjson Secret in kruise-system succeeds, a wrong one fails, and no credential leaks', async () => {
+  test('a private registry: the dockerconfigjson Secret in kruise-daemon-config succeeds, a wrong one fails, and no credential leaks', async () => {
     const ref = await env.pushTestImage({ name: 'private/app', tag: 'v1', cmd: ['sleep', '3600'] }, secured);
     const good = setImage(ref, ['v1'], { backoffLimit: 0 }, ['regcred']);
     await waitTag(good.name, 'v1', 'Succeeded');

@@ -161,6 +161,8 @@ export interface DaemonConfig {
   readonly criSocketFile: string | undefined;
   /** Upstream `--max-workers-for-pull-image`; 0 = unbounded (upstream's ≤0). */
   readonly maxConcurrentPulls: number;
+  /** The only namespace the daemon reads pull Secrets from (upstream's Role in `kruise-daemon-config`, spec §1.7). */
+  readonly daemonConfigNamespace: string;
   readonly bindAddress: string;
   /** `/healthz` and `/metrics`; upstream `--addr=:10221`. */
   readonly healthPort: number;
@@ -183,6 +185,7 @@ export function loadDaemonConfig(env: Record<string, string | undefined>): Daemo
     criEndpoint: e.CRI_ENDPOINT,
     criSocketFile: e.CRI_SOCKET_FILE,
     maxConcurrentPulls: Math.max(0, e.MAX_WORKERS_FOR_PULL_IMAGE),
+    daemonConfigNamespace: e.KRUISE_DAEMON_CONFIG_NS,
     bindAddress: e.BIND_ADDRESS,
     healthPort: e.HEALTH_PORT ?? DAEMON_HEALTH_PORT,
     kubeconfig: e.KUBECONFIG,

@@ -27,7 +27,7 @@ function until(p: Promise<unknown>, signal: AbortSignal): Promise<boolean> {
 
 export function startImagePuller(ctx: DaemonContext): NodeController {
   const { config, signal } = ctx;
-  const { nodeName, namespace } = config;
+  const { nodeName, daemonConfigNamespace: namespace } = config;
   const log = ctx.log.child({ controller: 'imagepuller' });
   const nodeImages = ctx.informers.cache<NodeImage & { metadata: object }>(resources.nodeImages, { fieldSelector: `metadata.name=${nodeName}` });
   const secrets = ctx.informers.cache<V1Secret>(resources.secrets, { namespace });
