@@ -1,7 +1,17 @@
 // Every controller the manager can run, in start order. CONTROLLERS=a,b limits a process to some of them.
+import { containerRecreateRequestController } from './containerrecreaterequest/controller.js';
+import { imagePullJobController } from './imagepulljob/controller.js';
 import { launchPriorityController } from './launch-priority/controller.js';
+import { resourceDistributionController } from './resourcedistribution/controller.js';
+import { nodeImageController } from './nodeimage/controller.js';
+import { sidecarSetController } from './sidecarset/controller.js';
 import type { Controller } from './types.js';
 
 export const controllers: readonly Controller[] = [
   launchPriorityController,
+  containerRecreateRequestController,
+  resourceDistributionController,
+  nodeImageController,
+  imagePullJobController,
+  sidecarSetController,
 ];

@@ -5,7 +5,7 @@ import { setMaxListeners } from 'node:events';
 import { hostname } from 'node:os';
 import { CoordinationV1Api } from '@kubernetes/client-node';
 import Fastify from 'fastify';
-import { collectDefaultMetrics, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Registry } from 'prom-client';
 import { realClock } from '../shared/clock.js';
 import { loadConfig, ConfigError, type Config } from '../shared/config.js';
 import { createLogger } from '../shared/log.js';
@@ -31,16 +31,18 @@ async function main(): Promise<void> {
     throw err;
   }
   const log = createLogger({ level: config.logLevel, name: 'kruise-controller' });
-  const controllers = selectControllers(allControllers, config.controllers);
+  const controllers = selectControllers(allControllers, config.controllers, config.featureGates);
   const kube = makeKube(config);
-  const rest = makeRest(kube.kc);
   const stop = new AbortController();
   setMaxListeners(256, stop.signal);
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  // client-go's metric name; watches are not counted (they are long-lived streams, not requests).
+  const requests = new Counter({ name: 'rest_client_requests_total', help: 'API requests made, by method', labelNames: ['method'] as const, registers: [registry] });
+  const rest = makeRest(kube.kc, { onRequest: (method) => requests.inc({ method }) });
   const informers = informerFactory({ kc: kube.kc, rest, signal: stop.signal, log });
   const deps: ControllerDeps = {
-    kube, rest, informers, log, metrics: registry, clock: realClock, namespace: config.namespace,
+    kube, rest, informers, log, metrics: registry, clock: realClock, namespace: config.namespace, config,
     events: (component) => eventRecorder({ rest, component, log }),
   };
 
@@ -92,7 +94,9 @@ async function main(): Promise<void> {
     });
     done = elector.run(stop.signal);
   }
-  log.info({ controllers: controllers.map((c) => c.name), leaderElect: config.leaderElect }, 'controller manager started');
+  const gatedOff = allControllers.filter((c) => !controllers.includes(c) && c.featureGate && !config.featureGates[c.featureGate]);
+  log.info({ controllers: controllers.map((c) => c.name), gatedOff: gatedOff.map((c) => `${c.name} (${c.featureGate})`), leaderElect: config.leaderElect },
+    'controller manager started');
 }
 
 main().catch((err) => {

@@ -2,6 +2,7 @@
 // shared caches to list, then runs their workers until `signal` aborts.
 import { WorkQueue } from '../shared/reconcile/queue.js';
 import { runReconciler } from '../shared/reconcile/runner.js';
+import type { FeatureGate } from '../shared/config.js';
 import type { Controller, ControllerDeps } from './types.js';
 
 export async function runControllers(controllers: readonly Controller[], deps: ControllerDeps, signal: AbortSignal): Promise<void> {
@@ -17,11 +18,19 @@ export async function runControllers(controllers: readonly Controller[], deps: C
     runReconciler({ name: c.name, reconcile, queue, workers: c.workers, log: deps.log, metrics: deps.metrics, signal, clock: deps.clock })));
 }
 
-/** The controllers named in `enabled` (all when it is empty); unknown names are an error listing the known ones. */
-export function selectControllers(all: readonly Controller[], enabled: readonly string[]): Controller[] {
-  if (enabled.length === 0) return [...all];
+/**
+ * The controllers named in `enabled` (all when it is empty) whose feature gate is on. Unknown names, and names whose
+ * gate is off, are an error saying what to change; with `enabled` empty, gated-off controllers are just left out.
+ */
+export function selectControllers(all: readonly Controller[], enabled: readonly string[], gates: Readonly<Partial<Record<FeatureGate, boolean>>> = {}): Controller[] {
+  const gateOn = (c: Controller) => c.featureGate === undefined || gates[c.featureGate] === true;
+  if (enabled.length === 0) return all.filter(gateOn);
   const known = new Map(all.map((c) => [c.name, c]));
   const unknown = enabled.filter((n) => !known.has(n));
   if (unknown.length) throw new Error(`unknown controllers ${unknown.join(', ')}; known: ${all.map((c) => c.name).join(', ')}`);
+  const gatedOff = enabled.map((n) => known.get(n)!).filter((c) => !gateOn(c));
+  if (gatedOff.length) {
+    throw new Error(gatedOff.map((c) => `controller ${c.name} needs feature gate ${c.featureGate} (FEATURE_GATES=${c.featureGate}=true)`).join('; '));
+  }
   return enabled.map((n) => known.get(n)!);
 }

@@ -3,6 +3,7 @@
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import type { Clock } from '../shared/clock.js';
+import type { Config, FeatureGate } from '../shared/config.js';
 import type { Kube } from '../shared/kube/client.js';
 import type { EventRecorder } from '../shared/kube/event-recorder.js';
 import type { InformerFactory } from '../shared/kube/informer-factory.js';
@@ -22,6 +23,8 @@ export interface ControllerDeps {
   clock: Clock;
   /** kruise-ts's own namespace (POD_NAMESPACE, default kruise-system). */
   namespace: string;
+  /** The process configuration, for controller settings (read once by main.ts). */
+  config: Config;
 }
 
 /** The part of the WorkQueue a controller's watch handlers may use: keys in, never objects. */
@@ -35,6 +38,8 @@ export interface Controller {
   name: string;
   /** Concurrent reconciles (upstream's per-controller worker count). */
   workers: number;
+  /** Runs only while this feature gate is on (FEATURE_GATES), as upstream adds gated controllers only then. */
+  featureGate?: FeatureGate;
   /**
    * Called once, when this replica becomes leader: subscribe to the caches the controller watches (mapping each
    * change to the keys it affects) and return the reconcile function. Workers start after every cache synced.

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ConfigError, loadConfig, parseRenewBefore } from './config.js';
+import { ConfigError, loadConfig, loadDaemonConfig, parseRenewBefore } from './config.js';
 
 const DAY = 24 * 3600 * 1000;
 
@@ -50,3 +50,45 @@ const durations: { name: string; input: string; days: number }[] = [
   { name: 'a year is 365 days', input: '1y', days: 365 },
 ];
 for (const tc of durations) test(`renew-before: ${tc.name}`, () => assert.equal(parseRenewBefore(tc.input), tc.days * DAY));
+
+test('daemon: NODE_NAME is required, with upstream\'s message', () => {
+  assert.throws(() => loadDaemonConfig({}), (err: unknown) => err instanceof ConfigError && err.problems.some((p) => p.includes('not found NODE_NAME in environments')));
+});
+
+test('daemon: defaults are upstream\'s (port 10221, unbounded pulls, discovery) on loopback', () => {
+  const c = loadDaemonConfig({ NODE_NAME: 'node-a' });
+  assert.deepEqual(
+    [c.nodeName, c.namespace, c.healthPort, c.bindAddress, c.maxConcurrentPulls, c.criEndpoint, c.criSocketFile],
+    ['node-a', 'kruise-system', 10221, '127.0.0.1', 0, undefined, undefined],
+  );
+  assert.ok(Object.isFrozen(c));
+});
+
+test('daemon: a pull cap, an endpoint and a port are parsed; a negative cap means unbounded', () => {
+  const c = loadDaemonConfig({ NODE_NAME: 'n', MAX_WORKERS_FOR_PULL_IMAGE: '2', CRI_ENDPOINT: 'unix:///run/containerd/containerd.sock', HEALTH_PORT: '9000' });
+  assert.deepEqual([c.maxConcurrentPulls, c.criEndpoint, c.healthPort], [2, 'unix:///run/containerd/containerd.sock', 9000]);
+  assert.equal(loadDaemonConfig({ NODE_NAME: 'n', MAX_WORKERS_FOR_PULL_IMAGE: '-5' }).maxConcurrentPulls, 0);
+});
+
+test('daemon: an endpoint and a socket file together, or a non-numeric cap, are refused together', () => {
+  try {
+    loadDaemonConfig({ NODE_NAME: 'n', CRI_ENDPOINT: '/a.sock', CRI_SOCKET_FILE: 'containerd.sock', MAX_WORKERS_FOR_PULL_IMAGE: 'many' });
+    assert.fail('expected ConfigError');
+  } catch (err) {
+    assert.ok(err instanceof ConfigError);
+    assert.equal(err.problems.length, 2, err.message);
+  }
+});
+
+test('NodeImage / ImagePullJob settings: upstream defaults, overridable, bounded', () => {
+  const d = loadConfig({});
+  assert.equal(d.daemonConfigNamespace, 'kruise-daemon-config');
+  assert.equal(d.nodeImageCreationDelayMs, 30_000);
+  assert.equal(d.defaultTtlSecondsForAlwaysNodeImage, 300);
+  const c = loadConfig({ KRUISE_DAEMON_CONFIG_NS: 'pull-secrets', NODEIMAGE_CREATION_DELAY_SECONDS: '0', DEFAULT_TTLSECONDS_FOR_ALWAYS_NODEIMAGE: '60' });
+  assert.equal(c.daemonConfigNamespace, 'pull-secrets');
+  assert.equal(c.nodeImageCreationDelayMs, 0);
+  assert.equal(c.defaultTtlSecondsForAlwaysNodeImage, 60);
+  assert.throws(() => loadConfig({ DEFAULT_TTLSECONDS_FOR_ALWAYS_NODEIMAGE: String(32 * 24 * 3600) }), ConfigError);
+  assert.throws(() => loadConfig({ NODEIMAGE_CREATION_DELAY_SECONDS: '-1' }), ConfigError);
+});

@@ -13,7 +13,8 @@ const Env = Type.Object({
   WEBHOOK_CERT_WRITER: Type.Optional(Type.Union([Type.Literal('secret'), Type.Literal('fs'), Type.Literal('external')])),
   CERTS_RENEW_BEFORE: Type.String({ pattern: '^[0-9]+[dmy]$', default: '180d' }),
   BIND_ADDRESS: Type.String({ minLength: 1, default: '127.0.0.1' }),
-  HEALTH_PORT: Type.Integer({ minimum: 1, maximum: 65535, default: 8000 }),
+  // No schema default: the manager listens on 8000, the daemon on upstream's 10221.
+  HEALTH_PORT: Type.Optional(Type.Integer({ minimum: 1, maximum: 65535 })),
   KUBECONFIG: Type.Optional(Type.String({ minLength: 1 })),
   LOG_LEVEL: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)), { default: 'info' }),
   FEATURE_GATES: Type.String({ default: '' }),
@@ -21,7 +22,18 @@ const Env = Type.Object({
   LEADER_ELECT: Type.Boolean({ default: true }),
   LEADER_ELECTION_ID: Type.String({ minLength: 1, default: 'kruise-manager' }),
   CONTROLLERS: Type.String({ default: '' }),
+  // The node daemon (spec/daemon-and-controllers.md §1.1).
+  NODE_NAME: Type.Optional(Type.String({ minLength: 1 })),
+  CRI_ENDPOINT: Type.Optional(Type.String({ minLength: 1 })),
+  CRI_SOCKET_FILE: Type.Optional(Type.String({ minLength: 1 })),
+  MAX_WORKERS_FOR_PULL_IMAGE: Type.Integer({ default: -1 }),
+  // NodeImage / ImagePullJob (spec/daemon-and-controllers.md §2.3, §3.2, §3.3); names after upstream's flags/env.
+  KRUISE_DAEMON_CONFIG_NS: Type.String({ minLength: 1, default: 'kruise-daemon-config' }),
+  NODEIMAGE_CREATION_DELAY_SECONDS: Type.Integer({ minimum: 0, default: 30 }),
+  DEFAULT_TTLSECONDS_FOR_ALWAYS_NODEIMAGE: Type.Integer({ minimum: 0, maximum: 31 * 24 * 3600, default: 300 }),
 });
+
+type ParsedEnv = Static<typeof Env>;
 
 export type CertWriter = 'secret' | 'fs' | 'external';
 
@@ -38,7 +50,7 @@ export interface Config {
   readonly bindAddress: string;
   readonly healthPort: number;
   readonly kubeconfig: string | undefined;
-  readonly logLevel: Static<typeof Env>['LOG_LEVEL'];
+  readonly logLevel: ParsedEnv['LOG_LEVEL'];
   readonly featureGates: Readonly<Record<FeatureGate, boolean>>;
   /** This replica's pod name (downward API); the leader-election identity is derived from it. */
   readonly podName: string | undefined;
@@ -47,9 +59,15 @@ export interface Config {
   readonly leaderElectionId: string;
   /** Controllers to run, by name; empty = all. */
   readonly controllers: readonly string[];
+  /** The only namespace the daemon reads Secrets in; ImagePullJob copies pull secrets here. */
+  readonly daemonConfigNamespace: string;
+  /** How long a Node must have been Ready before its NodeImage is created (upstream --nodeimage-creation-delay). */
+  readonly nodeImageCreationDelayMs: number;
+  /** Added to the TTL of tags written by Always jobs (upstream --default-ttlseconds-for-always-nodeimage). */
+  readonly defaultTtlSecondsForAlwaysNodeImage: number;
 }
 
-/** Gates consulted by the admission handlers; defaults follow the Kruise Helm chart (spec §5). */
+/** Gates consulted by the admission handlers and the controllers; defaults follow the Kruise Helm chart (spec §5). */
 export type FeatureGate = 'KruiseDaemon' | 'ImagePullJobGate' | 'ResourceDistributionGate' | 'SidecarSetPatchPodMetadataDefaultsAllowed';
 const gateDefaults: Record<FeatureGate, boolean> = {
   KruiseDaemon: true,
@@ -88,8 +106,8 @@ function parseGates(s: string, problems: string[]): Record<FeatureGate, boolean>
   return gates;
 }
 
-/** Reads only the keys it knows; throws ConfigError listing every problem at once. */
-export function loadConfig(env: Record<string, string | undefined>): Config {
+/** Validates the known keys and applies schema defaults; every problem is collected, none thrown. */
+function parseEnv(env: Record<string, string | undefined>): { e: ParsedEnv; featureGates: Record<FeatureGate, boolean>; problems: string[] } {
   const picked: Record<string, unknown> = {};
   for (const key of Object.keys(Env.properties)) {
     const v = env[key];
@@ -97,8 +115,14 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   }
   const converted = Value.Default(Env, Value.Convert(Env, picked));
   const problems = [...Value.Errors(Env, converted)].map((e) => `${e.path.slice(1) || '(root)'}: ${e.message} (got ${JSON.stringify(e.value)})`);
-  const e = converted as Static<typeof Env>;
+  const e = converted as ParsedEnv;
   const featureGates = parseGates(typeof e.FEATURE_GATES === 'string' ? e.FEATURE_GATES : '', problems);
+  return { e, featureGates, problems };
+}
+
+/** Reads only the keys it knows; throws ConfigError listing every problem at once. */
+export function loadConfig(env: Record<string, string | undefined>): Config {
+  const { e, featureGates, problems } = parseEnv(env);
   if (problems.length) throw new ConfigError(problems);
   return Object.freeze({
     namespace: e.POD_NAMESPACE,
@@ -111,7 +135,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     certWriter: e.WEBHOOK_CERT_WRITER ?? (e.WEBHOOK_HOST ? 'fs' : 'secret'),
     renewBeforeMs: parseRenewBefore(e.CERTS_RENEW_BEFORE),
     bindAddress: e.BIND_ADDRESS,
-    healthPort: e.HEALTH_PORT,
+    healthPort: e.HEALTH_PORT ?? 8000,
     kubeconfig: e.KUBECONFIG,
     logLevel: e.LOG_LEVEL,
     featureGates: Object.freeze(featureGates),
@@ -119,5 +143,50 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     leaderElect: e.LEADER_ELECT,
     leaderElectionId: e.LEADER_ELECTION_ID,
     controllers: Object.freeze(e.CONTROLLERS.split(',').map((c) => c.trim()).filter(Boolean)),
+    daemonConfigNamespace: e.KRUISE_DAEMON_CONFIG_NS,
+    nodeImageCreationDelayMs: e.NODEIMAGE_CREATION_DELAY_SECONDS * 1000,
+    defaultTtlSecondsForAlwaysNodeImage: e.DEFAULT_TTLSECONDS_FOR_ALWAYS_NODEIMAGE,
+  });
+}
+
+/** The node daemon's settings (kruise-daemon's env and flags, spec/daemon-and-controllers.md §1.1–1.2). */
+export interface DaemonConfig {
+  /** The node this daemon serves; the DaemonSet sets it from `spec.nodeName`. */
+  readonly nodeName: string;
+  /** The daemon's own namespace: the only one it reads pull Secrets from. */
+  readonly namespace: string;
+  /** An explicit CRI socket (`/run/x.sock` or `unix:///run/x.sock`): no discovery. */
+  readonly criEndpoint: string | undefined;
+  /** Upstream `--socket-file`: a socket file relative to /hostvarrun, used alone. */
+  readonly criSocketFile: string | undefined;
+  /** Upstream `--max-workers-for-pull-image`; 0 = unbounded (upstream's ≤0). */
+  readonly maxConcurrentPulls: number;
+  readonly bindAddress: string;
+  /** `/healthz` and `/metrics`; upstream `--addr=:10221`. */
+  readonly healthPort: number;
+  readonly kubeconfig: string | undefined;
+  readonly logLevel: ParsedEnv['LOG_LEVEL'];
+  readonly featureGates: Readonly<Record<FeatureGate, boolean>>;
+}
+
+export const DAEMON_HEALTH_PORT = 10221;
+
+export function loadDaemonConfig(env: Record<string, string | undefined>): DaemonConfig {
+  const { e, featureGates, problems } = parseEnv(env);
+  // Upstream's startup error, word for word.
+  if (!e.NODE_NAME) problems.push('NODE_NAME: not found NODE_NAME in environments');
+  if (e.CRI_ENDPOINT && e.CRI_SOCKET_FILE) problems.push('CRI_ENDPOINT and CRI_SOCKET_FILE are both set; set one (an absolute socket, or a file under /hostvarrun)');
+  if (problems.length) throw new ConfigError(problems);
+  return Object.freeze({
+    nodeName: e.NODE_NAME!,
+    namespace: e.POD_NAMESPACE,
+    criEndpoint: e.CRI_ENDPOINT,
+    criSocketFile: e.CRI_SOCKET_FILE,
+    maxConcurrentPulls: Math.max(0, e.MAX_WORKERS_FOR_PULL_IMAGE),
+    bindAddress: e.BIND_ADDRESS,
+    healthPort: e.HEALTH_PORT ?? DAEMON_HEALTH_PORT,
+    kubeconfig: e.KUBECONFIG,
+    logLevel: e.LOG_LEVEL,
+    featureGates: Object.freeze(featureGates),
   });
 }

@@ -8,7 +8,8 @@ export function createLogger(opts: { level: string; name: string }): Logger {
     name: opts.name,
     level: opts.level,
     // Defence in depth: even if someone logs a Secret or a cert bundle by mistake, its payload never reaches the sink.
-    redact: { paths: ['data', '*.data', 'stringData', '*.stringData', 'key', '*.key', 'caKey', '*.caKey'], censor: '[redacted]' },
+    // A top-level `key` is the reconcile key the runner binds, so only nested `.key` fields are redacted.
+    redact: { paths: ['data', '*.data', 'stringData', '*.stringData', '*.key', 'caKey', '*.caKey'], censor: '[redacted]' },
   });
 }
 

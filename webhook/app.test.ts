@@ -1,11 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fjp from 'fast-json-patch';
+import { pino } from 'pino';
 import { AdmissionDeniedError } from '../shared/errors.js';
 import { allowed, denied } from './admission/response.js';
 import type { WebhookRoute } from './admission/route.js';
 import { mutateByDiff } from './handlers/common.js';
 import { decodePatch, review, testApp } from './test-helpers.js';
+import { buildApp } from './app.js';
+import { createMetrics } from './metrics.js';
 
 const routes: WebhookRoute[] = [
   { path: '/allow', name: 'allow', handler: () => allowed() },
@@ -139,4 +142,31 @@ test('/metrics counts reviews by webhook and result', async () => {
   assert.match(text, /kruise_webhook_admission_requests_total\{webhook="throw",result="errored"\} 1/);
   assert.match(text, /kruise_webhook_admission_requests_total\{webhook="allow",result="malformed"\} 1/);
   assert.match(text, /kruise_webhook_admission_duration_seconds_count\{webhook="label",result="patched"\} 1/);
+});
+
+test('replies are JSON with charset, as Fastify would serialise them', async () => {
+  const { app } = testApp(routes);
+  const res = await app.inject({ method: 'POST', url: '/label', payload: review() });
+  assert.equal(res.headers['content-type'], 'application/json; charset=utf-8');
+  assert.equal(res.json().response.patchType, 'JSONPatch');
+});
+
+test('logs: a refusal is one info line with the review identity, an admission writes nothing at info, debug adds it', async () => {
+  const logApp = (level: string) => {
+    const lines: Record<string, unknown>[] = [];
+    const log = pino({ level }, { write: (s: string) => void lines.push(JSON.parse(s)) });
+    return { app: buildApp({ log, routes, metrics: createMetrics(), readiness: () => null }), lines };
+  };
+  const info = logApp('info');
+  await info.app.inject({ method: 'POST', url: '/label', payload: review({ uid: 'ok-1' }) });
+  await info.app.inject({ method: 'POST', url: '/deny', payload: review({ uid: 'no-1', namespace: 'ns', name: 'p' }) });
+  await info.app.inject({ method: 'POST', url: '/throw', payload: review({ uid: 'err-1' }) });
+  const refused = info.lines.filter((l) => l.msg === 'refused');
+  assert.deepEqual(refused.map((l) => [l.uid, l.result, l.code]), [['no-1', 'denied', 403], ['err-1', 'errored', 500]]);
+  assert.deepEqual([refused[0]!.webhook, refused[0]!.namespace, refused[0]!.name, refused[0]!.operation, refused[0]!.user], ['deny', 'ns', 'p', 'CREATE', 'tester']);
+  assert.equal(info.lines.filter((l) => l.msg === 'admission handler failed' && l.uid === 'err-1').length, 1);
+  assert.equal(info.lines.some((l) => l.uid === 'ok-1'), false);
+  const debug = logApp('debug');
+  await debug.app.inject({ method: 'POST', url: '/label', payload: review({ uid: 'ok-2' }) });
+  assert.deepEqual(debug.lines.filter((l) => l.msg === 'admitted').map((l) => [l.uid, l.result]), [['ok-2', 'patched']]);
 });

@@ -1,8 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { admissionCaches, staticCache, KRUISE_CONFIGURATION, PATCH_METADATA_WHITELIST_KEY } from './caches.js';
-import { sidecarSetValidationContext } from './handlers/index.js';
-import type { Cache } from '../shared/kube/informer.js';
+import { podInjectionContext, sidecarSetValidationContext } from './handlers/index.js';
+import { mutatePodOnCreate } from '../shared/domain/pod-mutation.js';
+import type { Cache, ChangeVerb } from '../shared/kube/informer.js';
 
 const rev = (name: string, set: string, version: string | undefined, revision: number) => ({
   metadata: { name, namespace: 'kruise-system', labels: { 'kruise.io/sidecarset-name': set, ...(version ? { 'apps.kruise.io/sidecarset-custom-version': version } : {}) } },
@@ -60,4 +61,45 @@ test('the SidecarSet validation context answers revisionExists by name or custom
   assert.equal(ctx.revisionExists({ sidecarSetName: 's' }), false);
   assert.equal(ctx.patchMetadataDefaultsAllowed, true);
   assert.equal(ctx.sidecarSets.length, 3);
+});
+
+/** A cache whose contents the test replaces, notifying listeners as an informer does. */
+function liveCache<T extends { metadata?: { name?: string } }>(initial: T[]) {
+  let items = initial;
+  const listeners: ((o: T, verb: ChangeVerb) => void)[] = [];
+  const cache: Cache<any> = { ...staticCache([]), list: () => items, onChange: (cb) => void listeners.push(cb) };
+  return { cache, replace(next: T[], changed: T) { items = next; listeners.forEach((l) => l(changed, 'update')); } };
+}
+
+test('the sorted SidecarSet view is one frozen array until a SidecarSet changes, then rebuilt', () => {
+  const live = liveCache([{ metadata: { name: 'b', resourceVersion: '1' } }, { metadata: { name: 'a', resourceVersion: '1' } }]);
+  const c = build({ sidecarSets: live.cache });
+  const first = c.sidecarSets();
+  assert.equal(Object.isFrozen(first), true);
+  assert.equal(c.sidecarSets(), first);
+  const changed = { metadata: { name: 'a', resourceVersion: '2' } };
+  live.replace([{ metadata: { name: 'b', resourceVersion: '1' } }, changed], changed);
+  const second = c.sidecarSets();
+  assert.notEqual(second, first);
+  assert.deepEqual(second.map((s) => [s.metadata?.name, s.metadata?.resourceVersion]), [['a', '2'], ['b', '1']]);
+});
+
+test('pod injection follows a SidecarSet update delivered through the caches', () => {
+  const sidecarSet = (rv: string, app: string) => ({
+    metadata: { name: 'log', resourceVersion: rv, annotations: { 'kruise.io/sidecarset-hash': 'h', 'kruise.io/sidecarset-hash-without-image': 'w' } },
+    spec: { selector: { matchLabels: { app } }, containers: [{ name: 'log-agent', image: 'agent:1' }] },
+  });
+  const v1 = sidecarSet('1', 'web');
+  const live = liveCache([v1]);
+  const deps = { caches: build({ sidecarSets: live.cache }), gates: { KruiseDaemon: true, ImagePullJobGate: true, ResourceDistributionGate: false, SidecarSetPatchPodMetadataDefaultsAllowed: false }, now: () => new Date(0), random: () => 0 };
+  const pod = { metadata: { namespace: 'default', labels: { app: 'web' } }, spec: { containers: [{ name: 'app', image: 'app:1' }] } };
+  const req = { uid: 'u', kind: { group: '', version: 'v1', kind: 'Pod' }, operation: 'CREATE' as const, namespace: 'default', object: pod };
+  const inject = () => mutatePodOnCreate(pod, podInjectionContext(deps, req)).spec!.containers.map((c) => c.name);
+  assert.deepEqual(inject(), ['app', 'log-agent']);
+  const v2 = sidecarSet('2', 'api');
+  live.replace([v2], v2);
+  assert.deepEqual(inject(), ['app']);
+  const v3 = sidecarSet('3', 'web');
+  live.replace([v3], v3);
+  assert.deepEqual(inject(), ['app', 'log-agent']);
 });

@@ -14,8 +14,11 @@ const SIDECARSET_NAME_LABEL = 'kruise.io/sidecarset-name';
 const CUSTOM_VERSION_LABEL = 'apps.kruise.io/sidecarset-custom-version';
 
 export interface AdmissionCaches {
-  /** Every SidecarSet, in name order (spec §9 note 2: upstream uses informer order; we pick a stable one). */
-  sidecarSets(): SidecarSet[];
+  /**
+   * Every SidecarSet, in name order (spec §9 note 2: upstream uses informer order; we pick a stable one). The same
+   * frozen array until a SidecarSet changes, so per-review work can be keyed on it.
+   */
+  sidecarSets(): readonly SidecarSet[];
   namespaceLabels(name: string): Record<string, string> | undefined;
   /** ControllerRevision in the kruise namespace by name. */
   revisionByName(name: string): V1ControllerRevision | undefined;
@@ -45,7 +48,7 @@ export interface Fetchers {
 
 /** Lookups over already-running caches; pure apart from reading them, so tests pass static caches. */
 export function admissionCaches(caches: CacheSet, fetchers: Fetchers): AdmissionCaches {
-  let sorted: SidecarSet[] | undefined;
+  let sorted: readonly SidecarSet[] | undefined;
   caches.sidecarSets.onChange(() => (sorted = undefined));
   const byCustomVersion = (sidecarSetName: string, customVersion: string) =>
     caches.revisions.list().filter((r) => {
@@ -54,7 +57,7 @@ export function admissionCaches(caches: CacheSet, fetchers: Fetchers): Admission
     });
   const byName = (a: SidecarSet, b: SidecarSet) => ((a.metadata?.name ?? '') < (b.metadata?.name ?? '') ? -1 : 1);
   return {
-    sidecarSets: () => (sorted ??= [...caches.sidecarSets.list()].sort(byName)),
+    sidecarSets: () => (sorted ??= Object.freeze([...caches.sidecarSets.list()].sort(byName))),
     namespaceLabels: (name) => {
       const ns = caches.namespaces.get(name);
       return ns ? (ns.metadata?.labels ?? {}) : undefined;

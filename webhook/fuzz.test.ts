@@ -122,7 +122,7 @@ function checkReply(status: number, text: string, sent: any): string | null {
   return null;
 }
 
-test(`${TOTAL} random and mutated reviews all get a well-formed AdmissionReview or a 400`, { timeout: 120_000 }, async () => {
+test(`${TOTAL} random and mutated reviews all get a well-formed AdmissionReview or a 400`, { timeout: 600_000 }, async () => {
   const app = buildFuzzApp();
   await app.ready();
   const r = seededRandom(SEED);

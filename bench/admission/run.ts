@@ -1,82 +1,152 @@
-// `npm run bench:admission`: HTTPS load on 127.0.0.1 against /mutate-pod of the real app (100 SidecarSets cached,
-// 10 matching) and against a bare allow-all Fastify over the same TLS material. Bounded by request count and by
-// time, loopback only, prints figures and asserts nothing about them.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { Agent, request } from 'node:https';
+// `npm run bench:admission [-- --rounds N] [-- --profile] [-- --no-pin]`: HTTPS load on 127.0.0.1 against
+// /mutate-pod of the real app (production handler table and logger, 100 SidecarSets cached, 10 matching the pod) and
+// against a bare allow-all Fastify over the same TLS material, both measured in the same run, alternating, so machine
+// noise hits both. Two shapes: a closed loop (saturation throughput and the ratio) and an open loop paced at
+// 1,000 req/s (latency at the issue's target rate, measured from the scheduled send time). With two or more CPUs and
+// taskset, both servers are pinned to CPU 0 and this load generator to CPU 1. Everything is bounded by request count
+// and time; the figures are printed, nothing is asserted about them.
+//   --profile: CPU-profile the kruise server during one more closed-loop phase and print where the time goes
+//   (--rounds 0 --profile: only that).
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generateCA, generateServingCert } from '../../certs/generate.js';
 import { podReview } from './fixtures.js';
-import { summarize, type Summary } from './stats.js';
+import { closedLoop, paced, sample, type PacedSummary, type Target } from './load.js';
+import { formatHotSpots, hotSpots, type CpuProfile } from './profile.js';
+import type { Summary } from './stats.js';
 
 const WARMUP = 1_000;
-const REQUESTS = 20_000;
-const CONCURRENCY = 32;
-const MAX_SECONDS = 30;
+const CLOSED = { concurrency: 32, count: 20_000, maxSeconds: 30 };
+const PACED = { rate: 1_000, count: 10_000, maxSeconds: 20 };
 
-async function startServer(mode: 'kruise' | 'bare', tls: { key: string; cert: string }): Promise<{ port: number; child: ChildProcess }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./server.ts', import.meta.url))], { stdio: ['pipe', 'pipe', 'inherit'] });
+const args = process.argv.slice(2);
+// Read before pinning: availableParallelism follows this process's CPU affinity.
+const cpus = availableParallelism();
+const roundsArg = args.includes('--rounds') ? Number(args[args.indexOf('--rounds') + 1]) : 1;
+const rounds = Number.isInteger(roundsArg) && roundsArg >= 0 ? roundsArg : 1;
+const profile = args.includes('--profile');
+
+function canPin(): boolean {
+  if (args.includes('--no-pin') || cpus < 2) return false;
+  try {
+    execFileSync('taskset', ['-p', String(process.pid)], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+const pin = canPin();
+// -a: every thread of this process (libuv pool, V8 helpers) as well as the main one.
+if (pin) execFileSync('taskset', ['-a', '-p', '-c', '1', String(process.pid)], { stdio: 'ignore' });
+
+type Mode = 'bare' | 'kruise';
+interface Server {
+  mode: Mode;
+  child: ChildProcess;
+  port: number;
+}
+
+function ask<T>(child: ChildProcess, msg: object, key: string): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const onMessage = (m: Record<string, unknown>) => {
+      if (!(key in m)) return;
+      child.off('message', onMessage);
+      child.off('exit', onExit);
+      resolve(m[key] as T);
+    };
+    const onExit = (code: number | null) => reject(new Error(`server exited with ${code} while waiting for ${key}`));
+    child.on('message', onMessage);
+    child.once('exit', onExit);
+    if (Object.keys(msg).length) child.send(msg);
+  });
+}
+
+async function startServer(mode: Mode, tls: { key: string; cert: string }): Promise<Server> {
+  const node = [process.execPath, '--import', 'tsx', fileURLToPath(new URL('./server.ts', import.meta.url))];
+  const [cmd, ...rest] = pin ? ['taskset', '-c', '0', ...node] : node;
+  // stdout (the production logger's sink) is discarded; the port and CPU figures come over IPC.
+  const child = spawn(cmd!, rest, { stdio: ['pipe', 'ignore', 'inherit', 'ipc'] });
   child.stdin!.end(JSON.stringify({ mode, ...tls }));
-  const port = await new Promise<number>((resolve, reject) => {
-    child.stdout!.once('data', (d: Buffer) => resolve(Number(d.toString().trim())));
-    child.once('exit', (code) => reject(new Error(`${mode} server exited with ${code}`)));
-  });
-  return { port, child };
+  return { mode, child, port: await ask<number>(child, {}, 'port') };
 }
 
-function post(port: number, ca: string, agent: Agent, body: string): Promise<boolean> {
-  return new Promise((resolve) => {
-    const req = request({ host: '127.0.0.1', port, servername: 'localhost', path: '/mutate-pod', method: 'POST', ca, agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (c) => (text += c));
-      res.on('end', () => resolve(res.statusCode === 200 && text.includes('"allowed":true')));
-    });
-    req.on('error', () => resolve(false));
-    req.end(body);
-  });
+/**
+ * CPU seconds (user + system) the server and this load generator spent while `run` ran. A generator near 100% of its
+ * core caps what the server can be shown to do (the bare server, above all).
+ */
+async function withCpu<T>(s: Server, run: () => Promise<T>): Promise<{ result: T; cpuSeconds: number; genCpuSeconds: number }> {
+  type Cpu = { user: number; system: number };
+  const before = await ask<Cpu>(s.child, { cpu: true }, 'cpu');
+  const genBefore = process.cpuUsage();
+  const result = await run();
+  const gen = process.cpuUsage(genBefore);
+  const after = await ask<Cpu>(s.child, { cpu: true }, 'cpu');
+  return { result, cpuSeconds: (after.user + after.system - before.user - before.system) / 1e6, genCpuSeconds: (gen.user + gen.system) / 1e6 };
 }
 
-async function load(port: number, ca: string, total: number, maxSeconds: number): Promise<Summary> {
-  const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
-  const bodies = Array.from({ length: 64 }, (_, i) => JSON.stringify(podReview(i)));
-  const latencies: number[] = [];
-  let failures = 0;
-  let next = 0;
-  const start = process.hrtime.bigint();
-  const deadline = start + BigInt(maxSeconds * 1e9);
-  const worker = async () => {
-    while (next < total && process.hrtime.bigint() < deadline) {
-      const i = next++;
-      const t0 = process.hrtime.bigint();
-      const ok = await post(port, ca, agent, bodies[i % bodies.length]!);
-      if (ok) latencies.push(Number(process.hrtime.bigint() - t0) / 1e6);
-      else failures++;
-    }
-  };
-  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-  const seconds = Number(process.hrtime.bigint() - start) / 1e9;
-  agent.destroy();
-  return summarize(latencies, failures, seconds);
+interface Row {
+  phase: string;
+  mode: Mode;
+  summary: Summary | PacedSummary;
+  cpuSeconds: number;
+  genCpuSeconds: number;
 }
-
-const fmt = (s: Summary) => `${s.rps.toFixed(0).padStart(7)} req/s   p50 ${s.p50ms.toFixed(2).padStart(6)} ms   p99 ${s.p99ms.toFixed(2).padStart(6)} ms   (${s.requests} ok, ${s.failures} failed, ${s.seconds.toFixed(1)} s)`;
 
 const now = new Date();
 const ca = generateCA(now);
 const tls = generateServingCert(ca, 'localhost', now);
-const results: Record<string, Summary> = {};
-for (const mode of ['bare', 'kruise'] as const) {
-  const { port, child } = await startServer(mode, tls);
-  try {
-    await load(port, ca.cert, WARMUP, 10);
-    results[mode] = await load(port, ca.cert, REQUESTS, MAX_SECONDS);
-  } finally {
-    child.kill('SIGTERM');
+const bodies = Array.from({ length: 64 }, (_, i) => JSON.stringify(podReview(i)));
+const servers = [await startServer('bare', tls), await startServer('kruise', tls)];
+const target = (s: Server): Target => ({ port: s.port, ca: ca.cert, path: '/mutate-pod', bodies });
+const rows: Row[] = [];
+let profileText = '';
+try {
+  for (const s of servers) await closedLoop(target(s), { concurrency: CLOSED.concurrency, count: WARMUP, maxSeconds: 10 });
+  for (let round = 0; round < rounds; round++) {
+    for (const s of servers) {
+      const r = await withCpu(s, () => closedLoop(target(s), CLOSED));
+      rows.push({ phase: `closed loop, ${CLOSED.concurrency} concurrent`, mode: s.mode, summary: r.result, cpuSeconds: r.cpuSeconds, genCpuSeconds: r.genCpuSeconds });
+    }
+    for (const s of servers) {
+      const r = await withCpu(s, () => paced(target(s), PACED));
+      rows.push({ phase: `paced ${PACED.rate} req/s`, mode: s.mode, summary: r.result, cpuSeconds: r.cpuSeconds, genCpuSeconds: r.genCpuSeconds });
+    }
   }
+  if (profile) {
+    const kruise = servers[1]!;
+    await ask(kruise.child, { profile: 'start' }, 'profiling');
+    const r = await closedLoop(target(kruise), CLOSED);
+    const json = await ask<string>(kruise.child, { profile: 'stop' }, 'profile');
+    const root = fileURLToPath(new URL('../../', import.meta.url));
+    const file = join(tmpdir(), `kruise-admission-${Date.now()}.cpuprofile`);
+    writeFileSync(file, json);
+    profileText = `CPU profile of the kruise server, closed loop (${r.rps.toFixed(0)} req/s under the sampler; ${file}):\n${formatHotSpots(hotSpots(JSON.parse(json) as CpuProfile, root), r.requests + r.failures)}`;
+  }
+  const replies = await Promise.all(servers.map((s) => sample(target(s))));
+  const fmt = (n: number, d: number, w: number) => n.toFixed(d).padStart(w);
+  const label = { bare: 'bare allow-all Fastify', kruise: 'kruise-ts /mutate-pod' };
+  console.log(`admission benchmark: POST /mutate-pod, HTTPS keep-alive, 127.0.0.1, Node ${process.version}, ${cpus} CPUs, load average ${loadavg()[0]!.toFixed(1)} at the end`);
+  console.log(pin ? '  both servers pinned to CPU 0, load generator to CPU 1 (taskset)' : '  not pinned (taskset missing, one CPU, or --no-pin): client and servers share the CPUs');
+  console.log(`  request ${Buffer.byteLength(bodies[0]!)} B (Deployment-style pod); kruise-ts: 100 SidecarSets cached, 10 match, reply ${replies[1]!.bytes} B; bare reply ${replies[0]!.bytes} B`);
+  console.log(`  closed loop: ${CLOSED.count} requests after ${WARMUP} warm-up, ${CLOSED.concurrency} concurrent; paced: ${PACED.count} requests at ${PACED.rate}/s, latency from the scheduled send time`);
+  console.log(`  ${'phase'.padEnd(28)} ${'target'.padEnd(23)} ${'req/s'.padStart(7)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'server CPU'.padStart(11)} ${'CPU/req'.padStart(9)} ${'generator'.padStart(9)}  ok/failed`);
+  for (const r of rows) {
+    const s = r.summary;
+    const lag = 'sendLagP99ms' in s ? `  (send lag p99 ${s.sendLagP99ms.toFixed(2)} ms)` : '';
+    const busy = `${fmt((100 * r.cpuSeconds) / s.seconds, 0, 4)}% core`;
+    const perReq = `${fmt((r.cpuSeconds * 1e6) / Math.max(1, s.requests + s.failures), 0, 5)} µs`;
+    const gen = `${fmt((100 * r.genCpuSeconds) / s.seconds, 0, 4)}%`;
+    console.log(`  ${r.phase.padEnd(28)} ${label[r.mode].padEnd(23)} ${fmt(s.rps, 0, 7)} ${fmt(s.p50ms, 2, 8)} ${fmt(s.p99ms, 2, 8)} ${busy.padStart(11)} ${perReq.padStart(9)} ${gen.padStart(9)}  ${s.requests}/${s.failures}${lag}`);
+  }
+  const closedRows = rows.filter((r) => r.phase.startsWith('closed'));
+  const sum = (mode: Mode, f: (r: Row) => number) => closedRows.filter((r) => r.mode === mode).reduce((a, r) => a + f(r), 0);
+  const rps = (mode: Mode) => sum(mode, (r) => r.summary.rps);
+  const cpu = (mode: Mode) => sum(mode, (r) => r.cpuSeconds) / sum(mode, (r) => r.summary.requests + r.summary.failures);
+  console.log(`  throughput ratio kruise/bare (closed loop) = ${(rps('kruise') / rps('bare')).toFixed(3)}; server CPU per request ratio bare/kruise = ${(cpu('bare') / cpu('kruise')).toFixed(3)}`);
+  if (profileText) console.log(profileText);
+} finally {
+  for (const s of servers) s.child.kill('SIGTERM');
 }
-const bare = results.bare!;
-const kruise = results.kruise!;
-console.log(`admission benchmark: ${REQUESTS} POST /mutate-pod over HTTPS keep-alive, concurrency ${CONCURRENCY}, 127.0.0.1`);
-console.log(`  bare allow-all Fastify : ${fmt(bare)}`);
-console.log(`  kruise-ts /mutate-pod  : ${fmt(kruise)}  [100 SidecarSets cached, 10 matching]`);
-console.log(`  throughput ratio kruise/bare = ${(kruise.rps / bare.rps).toFixed(3)}`);

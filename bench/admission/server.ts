@@ -1,10 +1,13 @@
-// Child process of the benchmark: serves one of the two targets over HTTPS on 127.0.0.1 and prints its port.
-// Running it apart from the load generator keeps client and server from competing for one event loop.
-//   kruise: buildApp with the production handler table and 100 SidecarSets in static caches
+// Child process of the benchmark: serves one of the two targets over HTTPS on 127.0.0.1 and reports its port, and on
+// request its CPU time, over the IPC channel. Running it apart from the load generator keeps client and server from
+// competing for one event loop (and lets run.ts pin it to its own core).
+//   kruise: buildApp with the production handler table, the production logger at info (to stdout, which run.ts
+//           discards) and 100 SidecarSets in static caches
 //   bare:   plain Fastify with an allow-all handler (the floor: TLS + JSON parse + reply)
 import Fastify from 'fastify';
+import { Session } from 'node:inspector/promises';
 import type { AddressInfo } from 'node:net';
-import { silentLogger } from '../../shared/log.js';
+import { createLogger } from '../../shared/log.js';
 import { buildApp } from '../../webhook/app.js';
 import { admissionCaches, staticCache } from '../../webhook/caches.js';
 import { makeRoutes } from '../../webhook/handlers/index.js';
@@ -32,7 +35,7 @@ const app =
   mode === 'bare'
     ? bareApp()
     : buildApp({
-        log: silentLogger(),
+        log: createLogger({ level: 'info', name: 'kruise-webhook' }),
         metrics: createMetrics(),
         readiness: () => null,
         tls: { key, cert },
@@ -58,5 +61,29 @@ if (!app.hasRoute({ method: 'POST', url: '/mutate-pod' })) {
 }
 
 await app.listen({ host: '127.0.0.1', port: 0 });
-process.stdout.write(`${(app.server.address() as AddressInfo).port}\n`);
+process.send!({ port: (app.server.address() as AddressInfo).port });
+
+// Requests from run.ts: {cpu} → process.cpuUsage(); {profile: 'start'|'stop'} → a CPU profile of just the phase in
+// between (the inspector's sampler at 100 µs), returned as JSON.
+let session: Session | undefined;
+process.on('message', (m: { cpu?: boolean; profile?: 'start' | 'stop' }) => {
+  if (m.cpu) process.send!({ cpu: process.cpuUsage() });
+  if (m.profile === 'start') {
+    session = new Session();
+    session.connect();
+    void (async () => {
+      await session.post('Profiler.enable');
+      await session.post('Profiler.setSamplingInterval', { interval: 100 });
+      await session.post('Profiler.start');
+      process.send!({ profiling: true });
+    })();
+  }
+  if (m.profile === 'stop' && session) {
+    void session.post('Profiler.stop').then(({ profile }) => {
+      session!.disconnect();
+      process.send!({ profile: JSON.stringify(profile) });
+    });
+  }
+});
 process.on('SIGTERM', () => void app.close().then(() => process.exit(0)));
+process.on('disconnect', () => void app.close().then(() => process.exit(0)));

@@ -12,6 +12,7 @@ import { isCriError } from './errors.js';
 
 type Handler = (req: any) => any;
 const received: { method: string; req: any }[] = [];
+const cancelled: string[] = [];
 const handlers: Record<string, Handler> = {};
 const notFound = (what: string) => Object.assign(new Error(what), { code: grpc.status.NOT_FOUND, details: `${what}: not found` });
 
@@ -21,6 +22,7 @@ function service(def: grpc.ServiceDefinition): grpc.UntypedServiceImplementation
     impl[name] = ((call: grpc.ServerUnaryCall<any, any>, cb: grpc.sendUnaryData<any>) => {
       const method = name;
       received.push({ method, req: call.request });
+      call.on('cancelled', () => cancelled.push(method));
       const h = handlers[method];
       if (!h) return cb({ code: grpc.status.UNIMPLEMENTED, details: method });
       try {
@@ -94,6 +96,17 @@ test('a runtime that never answers fails with deadline-exceeded after the per-ca
   const t0 = Date.now();
   await assert.rejects(cri.images.imageFsInfo({ timeoutMs: 150 }), (e) => isCriError(e, 'deadline-exceeded'));
   assert.ok(Date.now() - t0 < 1_500, `took ${Date.now() - t0} ms`);
+});
+
+test('aborting a pull cancels the RPC on the wire and rejects as canceled', { timeout: 10_000 }, async () => {
+  handlers.PullImage = () => 'hang';
+  const stop = new AbortController();
+  const pull = cri.images.pullImage({ image: 'reg/app:v1' }, { timeoutMs: 30_000, signal: stop.signal });
+  while (!received.some((r) => r.method === 'PullImage')) await new Promise((r) => setTimeout(r, 10));
+  stop.abort();
+  await assert.rejects(pull, (e) => isCriError(e, 'canceled'));
+  while (!cancelled.includes('PullImage')) await new Promise((r) => setTimeout(r, 10));
+  await assert.rejects(cri.images.pullImage({ image: 'reg/app:v1' }, { signal: stop.signal }), (e) => isCriError(e, 'canceled'), 'an already aborted signal sends nothing');
 });
 
 test('PullImage sends credentials and sandbox annotations; an empty ImageStatus means absent', async () => {

@@ -45,16 +45,20 @@ export function toGrpcTarget(endpoint: string): string {
   return endpoint.startsWith('unix:') ? endpoint : `unix://${endpoint}`;
 }
 
-type Unary = (req: object, md: grpc.Metadata, opts: grpc.CallOptions, cb: (err: grpc.ServiceError | null, res: any) => void) => void;
+type Unary = (req: object, md: grpc.Metadata, opts: grpc.CallOptions, cb: (err: grpc.ServiceError | null, res: any) => void) => grpc.ClientUnaryCall;
 
 function caller(client: grpc.Client, service: string, defaultTimeoutMs: number) {
-  return <Res = any>(method: string, req: object, timeoutMs: number = defaultTimeoutMs): Promise<Res> =>
+  return <Res = any>(method: string, req: object, timeoutMs: number = defaultTimeoutMs, signal?: AbortSignal): Promise<Res> =>
     new Promise((resolve, reject) => {
+      if (signal?.aborted) return reject(new CriError('canceled', `${service}/${method}`, 'canceled before it was sent'));
       const fn = (client as unknown as Record<string, Unary>)[method];
-      fn.call(client, req, new grpc.Metadata(), { deadline: Date.now() + timeoutMs }, (err, res) => {
+      const onAbort = () => call.cancel();
+      const call = fn.call(client, req, new grpc.Metadata(), { deadline: Date.now() + timeoutMs }, (err, res) => {
+        signal?.removeEventListener('abort', onAbort);
         if (err) reject(criErrorFromGrpc(err, `${service}/${method}`));
         else resolve(res as Res);
       });
+      signal?.addEventListener('abort', onAbort, { once: true });
     });
 }
 
@@ -109,7 +113,7 @@ export function connectCri(opts: CriEndpointOptions): CriConnection {
   const images: ImageService = {
     async listImages(image?: string, o?: CallOptions) {
       const filter = image ? { image: { image, annotations: {} } } : null;
-      const r = await imgCall('ListImages', { filter }, o?.timeoutMs);
+      const r = await imgCall('ListImages', { filter }, o?.timeoutMs, o?.signal);
       return (r.images ?? []).map(imageFromWire);
     },
     async imageStatus(image: string, o?: CallOptions) {
@@ -117,7 +121,7 @@ export function connectCri(opts: CriEndpointOptions): CriConnection {
       return r.image && r.image.id ? imageFromWire(r.image) : null;
     },
     async pullImage(req: PullImageRequest, o?: CallOptions) {
-      const r = await imgCall('PullImage', pullRequestToWire(req), o?.timeoutMs ?? pullMs);
+      const r = await imgCall('PullImage', pullRequestToWire(req), o?.timeoutMs ?? pullMs, o?.signal);
       return r.imageRef as string;
     },
     async imageFsInfo(o?: CallOptions) {

@@ -6,6 +6,8 @@ export type ContainerState = 'created' | 'running' | 'exited' | 'unknown';
 /** Per-call options. Every implementation applies a deadline; `timeoutMs` overrides the default one. */
 export interface CallOptions {
   timeoutMs?: number;
+  /** Cancels the call on the wire (the runtime sees the RPC cancelled); it then rejects with kind `canceled`. */
+  signal?: AbortSignal;
 }
 
 export interface RuntimeVersion {

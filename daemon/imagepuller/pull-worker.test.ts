@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { ImageTagStatus } from '../../shared/api/node-image.js';
+import type { PullImageRequest } from '../cri/runtime.js';
 import { goDuration } from './events.js';
 import { taskFor } from './plan.js';
-import { PullPool, runPull } from './pull-worker.js';
+import { PullPool, realClock, runPull } from './pull-worker.js';
 import { ScriptedRuntime, VirtualClock } from './testing.js';
 
 describe('runPull', () => {
@@ -28,7 +29,40 @@ describe('runPull', () => {
       pullImage: (req: never, o: unknown) => { seen.push(o); return runtime.pullImage(req); },
     });
     await runPull(taskFor('nginx', { tag: '1', pullPolicy: { timeoutSeconds: 7 } }), { images, clock, auths: [], publish: () => undefined }, new AbortController().signal);
-    assert.deepEqual(seen, [{ timeoutMs: 8_000 }]);
+    assert.equal(seen.length, 1);
+    assert.equal((seen[0] as { timeoutMs: number }).timeoutMs, 8_000);
+  });
+
+  test('stopping a running pull aborts the signal of the RPC in flight', async () => {
+    // The real clock: a virtual one would jump to the 600 s attempt timeout as soon as the loop idles.
+    const clock = realClock;
+    const runtime = new ScriptedRuntime(new VirtualClock());
+    runtime.script = ['hang'];
+    let rpcSignal: AbortSignal | undefined;
+    const images = Object.assign(Object.create(runtime) as ScriptedRuntime, {
+      pullImage: (req: never, o: { signal?: AbortSignal }) => { rpcSignal = o.signal; return runtime.pullImage(req); },
+    });
+    const stop = new AbortController();
+    const done = runPull(taskFor('nginx', { tag: '1' }), { images, clock, auths: [], publish: () => undefined }, stop.signal);
+    await new Promise((r) => setImmediate(r));
+    assert.equal(rpcSignal?.aborted, false);
+    stop.abort();
+    await done;
+    assert.equal(rpcSignal?.aborted, true);
+  });
+});
+
+describe('the PullImage request', () => {
+  test('carries the NodeImage sandboxConfig plus the pulling-image-by annotation, which always wins', async () => {
+    const clock = new VirtualClock();
+    const runtime = new ScriptedRuntime(clock);
+    const sandboxConfig = { labels: { team: 'a' }, annotations: { note: 'x', 'apps.kruise.io/pulling-image-by': 'someone' } };
+    await runPull(taskFor('nginx', { tag: '1' }, [], sandboxConfig), { images: runtime, clock, auths: [], publish: () => undefined }, new AbortController().signal);
+    const [[req]] = runtime.callsOf('pullImage') as [[PullImageRequest]];
+    assert.deepEqual(req.sandboxConfig, { labels: { team: 'a' }, annotations: { note: 'x', 'apps.kruise.io/pulling-image-by': 'kruise-daemon' } });
+    await runPull(taskFor('nginx', { tag: '2' }), { images: runtime, clock, auths: [], publish: () => undefined }, new AbortController().signal);
+    const [, [plain]] = runtime.callsOf('pullImage') as [[PullImageRequest], [PullImageRequest]];
+    assert.deepEqual(plain.sandboxConfig, { labels: {}, annotations: { 'apps.kruise.io/pulling-image-by': 'kruise-daemon' } });
   });
 });
 

@@ -21,6 +21,9 @@ export const realClock: PullClock = {
   }),
 };
 
+/** Spec §1.3: every PullImage the daemon sends carries this sandbox annotation, whatever the NodeImage says. */
+export const PULLING_IMAGE_BY_ANNOTATION = 'apps.kruise.io/pulling-image-by';
+
 export const BACKOFF_INITIAL_MS = 1_000;
 export const BACKOFF_MAX_MS = 30_000;
 /** The CRI deadline trails our own timer so a timed-out attempt reports the puller's message, not gRPC's. */
@@ -46,25 +49,33 @@ class StoppedError extends Error {}
 /** Go's utilerrors.NewAggregate(...).Error(). */
 const aggregate = (msgs: string[]): string => (msgs.length === 1 ? msgs[0] : `[${msgs.join(', ')}]`);
 
-async function race<T>(p: Promise<T>, ref: string, signal: AbortSignal, clock: PullClock, timeoutMs: number): Promise<T> {
+/**
+ * Runs one attempt against stop and the per-attempt timeout, like upstream's select. Whichever ends it first
+ * also aborts the signal handed to `run`, so the RPC still in flight is cancelled on the wire, not left running.
+ */
+async function race<T>(run: (signal: AbortSignal) => Promise<T>, ref: string, signal: AbortSignal, clock: PullClock, timeoutMs: number): Promise<T> {
   const timer = new AbortController();
+  const call = new AbortController();
   const onStop = () => timer.abort();
   signal.addEventListener('abort', onStop, { once: true });
   const expired = clock.sleep(timeoutMs, timer.signal).then(() => {
     throw signal.aborted ? new StoppedError(`pulling image ${ref} is stopped`) : new Error(`pulling image ${ref} is canceled`);
   });
+  const attempt = run(call.signal);
   try {
-    return await Promise.race([p, expired]);
+    return await Promise.race([attempt, expired]);
   } finally {
     signal.removeEventListener('abort', onStop);
     timer.abort();
+    call.abort();
     expired.catch(() => undefined);
+    attempt.catch(() => undefined);
   }
 }
 
 /** The runtime's image whose repoTags include (name, tag) once normalised, as upstream's ContainsImage. */
-async function findImage(images: ImageService, task: PullTask): Promise<Image | undefined> {
-  for (const img of await images.listImages()) {
+async function findImage(images: ImageService, task: PullTask, signal?: AbortSignal): Promise<Image | undefined> {
+  for (const img of await images.listImages(undefined, signal ? { signal } : undefined)) {
     for (const t of img.repoTags) {
       try {
         const n = normalizeImageRef(t);
@@ -76,12 +87,16 @@ async function findImage(images: ImageService, task: PullTask): Promise<Image | 
 }
 
 /** One attempt; the caller races it against stop and the per-attempt timeout, like upstream's select. */
-async function attempt(task: PullTask, deps: RunPullDeps, timeoutMs: number): Promise<void> {
+async function attempt(task: PullTask, deps: RunPullDeps, timeoutMs: number, signal: AbortSignal): Promise<void> {
   const ref = `${task.name}:${task.tag}`;
-  if (task.ifNotPresent && (await findImage(deps.images, task))) return;
+  if (task.ifNotPresent && (await findImage(deps.images, task, signal))) return;
+  const sandboxConfig = {
+    labels: { ...task.sandboxConfig?.labels },
+    annotations: { ...task.sandboxConfig?.annotations, [PULLING_IMAGE_BY_ANNOTATION]: 'kruise-daemon' },
+  };
   const pull = (auth?: AuthConfig) => {
-    const req = { image: ref, ...(auth ? { auth } : {}), ...(task.sandboxConfig ? { sandboxConfig: task.sandboxConfig } : {}) };
-    return deps.images.pullImage(req, { timeoutMs: timeoutMs + CRI_DEADLINE_MARGIN_MS });
+    const req = { image: ref, ...(auth ? { auth } : {}), sandboxConfig };
+    return deps.images.pullImage(req, { timeoutMs: timeoutMs + CRI_DEADLINE_MARGIN_MS, signal });
   };
   if (deps.auths.length === 0) {
     try {
@@ -133,7 +148,7 @@ export async function runPull(task: PullTask, deps: RunPullDeps, signal: AbortSi
       timeoutMs = Math.min(timeoutMs, left);
     }
     try {
-      await race(attempt(task, deps, timeoutMs), `${task.name}:${task.tag}`, signal, clock, timeoutMs);
+      await race((s) => attempt(task, deps, timeoutMs, s), `${task.name}:${task.tag}`, signal, clock, timeoutMs);
       const imageID = await imageIdOf(deps.images, task);
       const status: ImageTagStatus = { ...base, phase: 'Succeeded', progress: 100, completionTime: toApiTime(clock.nowMs()), ...(imageID ? { imageID } : {}) };
       if (signal.aborted) return undefined;

@@ -207,6 +207,21 @@ describe('ImagePuller.sync', () => {
   });
 });
 
+describe('ImagePuller metrics hooks', () => {
+  test('running pulls are counted up and down, and each final status is observed once with its duration', async () => {
+    const running: number[] = [];
+    const finished: Array<[string, number]> = [];
+    let now = 0;
+    const { syncToEnd } = setup([{ takesMs: 2_000 }, notFound], {
+      maxConcurrentPulls: 1,
+      observer: { running: (d) => running.push((now += d)), finished: (r, ms) => finished.push([r, ms]) },
+    });
+    await syncToEnd(nodeImage([{ tag: 'a' }, { tag: 'b', pullPolicy: { backoffLimit: 0, ttlSecondsAfterFinished: 1 } }]));
+    assert.deepEqual(running, [1, 0, 1, 0], 'one at a time under the cap');
+    assert.deepEqual(finished, [['succeeded', 2_000], ['failed', 1_000]]);
+  });
+});
+
 describe('ImagePuller pull secrets', () => {
   test('a pull secret lookup that fails is skipped and the image is pulled anonymously', async () => {
     const warnings: string[] = [];

@@ -16,6 +16,12 @@ export interface PullerLog {
   warn(obj: object, msg: string): void;
 }
 
+/** Metrics hooks (daemon/metrics.ts): a pull started or stopped running, a pull ended with a final status. */
+export interface PullObserver {
+  running(delta: 1 | -1): void;
+  finished(result: 'succeeded' | 'failed', elapsedMs: number): void;
+}
+
 export interface PullerDeps {
   images: ImageService;
   clock: PullClock;
@@ -29,6 +35,7 @@ export interface PullerDeps {
   writeStatus(nodeImage: NodeImage, status: NodeImageStatus): Promise<void>;
   /** A pull changed phase: the caller should sync again soon (upstream re-enqueues the NodeImage). */
   onPullUpdate?(): void;
+  observer?: PullObserver;
   log?: PullerLog;
 }
 
@@ -125,8 +132,10 @@ export class ImagePuller {
     const w = this.workers.get(pullKey(name, tag));
     if (!w) return;
     w.abort.abort();
-    w.status = { ...w.status, phase: 'Failed', completionTime: toApiTime(this.deps.clock.nowMs()), message: DEADLINE_MESSAGE };
-    this.report(w, { ok: false, status: w.status, elapsedMs: 0, error: DEADLINE_MESSAGE });
+    const now = this.deps.clock.nowMs();
+    const elapsedMs = w.status.startTime ? now - Date.parse(w.status.startTime) : 0;
+    w.status = { ...w.status, phase: 'Failed', completionTime: toApiTime(now), message: DEADLINE_MESSAGE };
+    this.report(w, { ok: false, status: w.status, elapsedMs, error: DEADLINE_MESSAGE });
   }
 
   private startWorker(task: PullTask, auths: ReturnType<typeof authsForImage>): void {
@@ -139,10 +148,12 @@ export class ImagePuller {
     };
     w.done = new Promise<void>((resolve) => {
       this.pool.submit(async () => {
+        this.deps.observer?.running(1);
         try {
           const outcome = await runPull(task, { images: this.deps.images, clock: this.deps.clock, auths, publish }, abort.signal);
           if (outcome && !abort.signal.aborted) this.report(w, outcome);
         } finally {
+          this.deps.observer?.running(-1);
           resolve();
         }
       }, abort.signal);
@@ -154,6 +165,7 @@ export class ImagePuller {
 
   private report(w: Worker, outcome: PullOutcome): void {
     const { name, tag } = w.task;
+    this.deps.observer?.finished(outcome.ok ? 'succeeded' : 'failed', outcome.elapsedMs);
     if (outcome.ok) {
       this.log.info({ image: pullKey(name, tag), elapsedMs: outcome.elapsedMs }, 'pulled image');
       this.deps.emitEvent({ involvedObject: this.nodeImageRef, type: 'Normal', reason: REASON_PULL_SUCCEEDED, message: succeededMessage(name, tag, outcome.elapsedMs) });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { coreV1ContainerSchema, goJson, GoJsonTypeError, goNormalize, goString } from './go-json.js';
+import { coreV1ContainerSchema, goJson, GoJsonTypeError, goJsonValue, goNormalize, goString } from './go-json.js';
 import { sidecarContainerSchema } from './sidecarset-hash.js';
 
 const container = (value: unknown) => goJson(value, 'Container', coreV1ContainerSchema);
@@ -84,3 +84,8 @@ const golden = JSON.parse(readFileSync(new URL('./testdata/go-json-containers.go
 for (const tc of golden.cases) {
   test(`matches Go byte for byte: ${tc.name}`, () => assert.equal(goJson(tc.input, 'SidecarContainer', sidecarContainerSchema), tc.go));
 }
+
+test('goJsonValue marshals a decoded interface{}: keys sorted at every level, Go escaping, null for nil', () => {
+  assert.equal(goJsonValue({ b: [1, 2.5, true, null], a: { z: 'x<y', '$p': 'r' }, u: undefined }), '{"a":{"$p":"r","z":"x\\u003cy"},"b":[1,2.5,true,null]}');
+  assert.equal(goJsonValue(null), 'null');
+});

@@ -142,3 +142,24 @@ export function goString(s: string): string {
 }
 
 export { coreV1ContainerSchema } from './corev1-go-schema.js';
+
+/**
+ * json.Marshal of a value Go decoded into `interface{}`: objects become maps (keys sorted bytewise, at every level),
+ * numbers float64 (JS's shortest form equals Go's for every finite double but -0), strings HTML-escaped.
+ */
+export function goJsonValue(value: unknown): string {
+  if (value === null || value === undefined) return 'null';
+  if (typeof value === 'string') return goString(value);
+  if (typeof value === 'boolean') return String(value);
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw new Error(`json: unsupported value: ${value}`);
+    return Object.is(value, -0) ? '-0' : String(value);
+  }
+  if (Array.isArray(value)) return `[${value.map(goJsonValue).join(',')}]`;
+  if (typeof value === 'object') {
+    const obj = value as Record<string, unknown>;
+    const keys = Object.keys(obj).filter((k) => obj[k] !== undefined).sort(compareBytewise);
+    return `{${keys.map((k) => `${goString(k)}:${goJsonValue(obj[k])}`).join(',')}}`;
+  }
+  throw new Error(`json: unsupported type: ${typeof value}`);
+}

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { LabelSelector } from '../api/meta.js';
-import { LabelSelectorError, matchesLabelSelector } from './label-selector.js';
+import { compileLabelSelector, LabelSelectorError, matchesLabelSelector } from './label-selector.js';
 
 const cases: { name: string; selector: LabelSelector; labels?: Record<string, string>; want: boolean }[] = [
   { name: 'an empty selector matches any labels', selector: {}, labels: { a: '1' }, want: true },
@@ -23,7 +23,17 @@ const cases: { name: string; selector: LabelSelector; labels?: Record<string, st
   },
 ];
 
-for (const tc of cases) test(tc.name, () => assert.equal(matchesLabelSelector(tc.selector, tc.labels), tc.want));
+for (const tc of cases) {
+  test(tc.name, () => {
+    assert.equal(matchesLabelSelector(tc.selector, tc.labels), tc.want);
+    assert.equal(compileLabelSelector(tc.selector)(tc.labels), tc.want, 'the compiled selector agrees');
+  });
+}
+
+test('a compiled invalid selector throws its LabelSelectorError when used, not when compiled', () => {
+  const match = compileLabelSelector({ matchExpressions: [{ key: 'a', operator: 'Equals', values: ['1'] }] });
+  assert.throws(() => match({ a: '1' }), LabelSelectorError);
+});
 
 test('an unknown operator throws LabelSelectorError even if matchLabels already fail', () => {
   const selector = { matchLabels: { a: 'x' }, matchExpressions: [{ key: 'a', operator: 'Equals', values: ['1'] }] };

@@ -1,7 +1,7 @@
 // Container launch priority, the /mutate-pod step after SidecarSet injection (spec/webhooks.md §4.1).
 import type { Container, Pod } from '../api/meta.js';
 import { AdmissionDeniedError } from '../errors.js';
-import { cloneJson } from './inject/clone.js';
+import { podShell } from './inject/clone.js';
 
 export const ContainerLaunchPriorityAnnotation = 'apps.kruise.io/container-launch-priority';
 export const ContainerLaunchOrdered = 'Ordered';
@@ -57,10 +57,13 @@ function envPriorities(containers: Container[]): bigint[] | null {
  * name depends on it. Pods with a single container are left alone. Returns a new pod.
  */
 export function applyLaunchPriority(input: Pod, ctx: { random: () => number }): Pod {
-  return applyLaunchPriorityTo(cloneJson(input), ctx);
+  return applyLaunchPriorityTo(podShell(input), ctx);
 }
 
-/** applyLaunchPriority on a pod the caller owns (modified and returned). */
+/**
+ * applyLaunchPriority on a pod shell the caller owns (see podShell): its metadata and spec fields are assigned, and
+ * each container is replaced by a copy with the barrier env, never edited; returns it.
+ */
 export function applyLaunchPriorityTo(pod: Pod, ctx: { random: () => number }): Pod {
   const containers = pod.spec?.containers ?? [];
   if (containers.length === 1) return pod;
@@ -71,11 +74,9 @@ export function applyLaunchPriorityTo(pod: Pod, ctx: { random: () => number }): 
   if (priorities === null) return pod;
   const metadata = (pod.metadata ??= {});
   if (!metadata.name && metadata.generateName) metadata.name = generateName(metadata.generateName, ctx.random);
-  containers.forEach((c, i) => {
-    c.env = [
-      ...(c.env ?? []),
-      { name: ContainerBarrierEnv, valueFrom: { configMapKeyRef: { name: `${metadata.name ?? ''}-barrier`, key: `p_${priorities[i]}` } } },
-    ];
-  });
+  pod.spec!.containers = containers.map((c, i) => ({
+    ...c,
+    env: [...(c.env ?? []), { name: ContainerBarrierEnv, valueFrom: { configMapKeyRef: { name: `${metadata.name ?? ''}-barrier`, key: `p_${priorities[i]}` } } }],
+  }));
   return pod;
 }

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { makeCtx, names, pod1, sidecarSet1 } from './inject/fixtures.js';
 import { mutatePodOnCreate } from './pod-mutation.js';
+import { deepFreeze } from '../testing/freeze.js';
 
 const kruiseOwned = () => {
   const p = pod1();
@@ -36,4 +37,18 @@ test('launch priority runs after injection, so Before sidecars take p_0', () => 
 test('UPDATE changes nothing at all', () => {
   const p = kruiseOwned();
   assert.deepEqual(mutatePodOnCreate(p, makeCtx([sidecarSet1()], { operation: 'UPDATE' })), p);
+});
+
+test('the whole pipeline never writes into its input (the webhook diffs against it without a copy)', () => {
+  const ordered = kruiseOwned();
+  ordered.metadata!.annotations = { 'apps.kruise.io/container-launch-priority': 'Ordered' };
+  const byEnv = pod1();
+  byEnv.spec!.containers[0]!.env = [{ name: 'KRUISE_CONTAINER_PRIORITY', value: '5' }];
+  for (const p of [ordered, byEnv]) {
+    const before = JSON.stringify(p);
+    // Frozen input: a write anywhere inside it throws.
+    const out = mutatePodOnCreate(deepFreeze(p), makeCtx(deepFreeze([sidecarSet1()])));
+    assert.notEqual(JSON.stringify(out), before, 'the pod was mutated');
+    assert.ok(out.spec!.containers.every((c) => c.env?.some((e) => e.name === 'KRUISE_CONTAINER_BARRIER')));
+  }
 });

@@ -2,7 +2,7 @@
 // injection, then container launch priority (which must see the injected sidecars).
 import type { Pod } from '../api/meta.js';
 import { KRUISE_GROUP } from '../api/meta.js';
-import { cloneJson } from './inject/clone.js';
+import { cloneJson, podShell } from './inject/clone.js';
 import { injectSidecarsInto, type InjectionContext } from './inject/index.js';
 import { applyLaunchPriorityTo } from './launch-priority.js';
 
@@ -18,10 +18,10 @@ export function isOwnedByKruise(pod: Pod): boolean {
 
 /** Appends the KruisePodReady readiness gate to kruise-owned pods that lack it (feature gate KruisePodReadinessGate off). */
 export function addKruiseReadinessGate(input: Pod): Pod {
-  return addKruiseReadinessGateTo(cloneJson(input));
+  return addKruiseReadinessGateTo(podShell(input));
 }
 
-/** addKruiseReadinessGate on a pod the caller owns (modified and returned). */
+/** addKruiseReadinessGate on a pod shell the caller owns (see podShell; its spec may be assigned, and it is returned). */
 function addKruiseReadinessGateTo(pod: Pod): Pod {
   if (!isOwnedByKruise(pod)) return pod;
   const spec = (pod.spec ??= { containers: [] });
@@ -31,10 +31,12 @@ function addKruiseReadinessGateTo(pod: Pod): Pod {
   return pod;
 }
 
-/** The CREATE-time pod mutations in upstream order; UPDATE returns an unchanged copy. Never modifies `pod`. */
+/**
+ * The CREATE-time pod mutations in upstream order; UPDATE returns an unchanged copy. Never modifies `pod`; the result
+ * shares the parts no step changed with it (treat both as read-only, or deep-copy the result before editing it).
+ */
 export function mutatePodOnCreate(pod: Pod, ctx: InjectionContext): Pod {
-  // One copy for the whole pipeline: each step works on it in place instead of cloning the pod again.
-  const copy = cloneJson(pod);
-  if (ctx.operation !== 'CREATE') return copy;
-  return applyLaunchPriorityTo(injectSidecarsInto(addKruiseReadinessGateTo(copy), ctx), ctx);
+  if (ctx.operation !== 'CREATE') return cloneJson(pod);
+  // One shell for the whole pipeline: each step assigns into it instead of copying the pod again.
+  return applyLaunchPriorityTo(injectSidecarsInto(addKruiseReadinessGateTo(podShell(pod)), ctx), ctx);
 }

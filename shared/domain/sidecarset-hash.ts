@@ -60,8 +60,9 @@ function sha256Hex(payload: string): string {
   return createHash('sha256').update(payload, 'utf8').digest('hex');
 }
 
-function safeEncode(hex: string): string {
+/** rand.SafeEncodeString: each character replaced by the alphabet entry at its code point modulo 27. */
+export function safeEncode(s: string): string {
   let out = '';
-  for (const c of hex) out += SAFE_ALPHABET[c.charCodeAt(0) % SAFE_ALPHABET.length];
+  for (const c of s) out += SAFE_ALPHABET[c.charCodeAt(0) % SAFE_ALPHABET.length];
   return out;
 }

@@ -17,11 +17,21 @@ export interface Kube {
   objects: KubernetesObjectApi;
 }
 
-/** KUBECONFIG path when given, else the in-cluster service account. */
-export function makeKube(opts: { kubeconfig: string | undefined }): Kube {
+/**
+ * Credentials only: KUBECONFIG path when given, else the in-cluster service account. For processes that talk to the
+ * API through KubeRest and informers alone (the node daemon): a bundle that never references the typed API classes
+ * leaves client-node's ~900 generated models out, about 20 MiB of resident memory (bench:daemon).
+ */
+export function loadKubeConfig(opts: { kubeconfig: string | undefined }): KubeConfig {
   const kc = new KubeConfig();
   if (opts.kubeconfig) kc.loadFromFile(opts.kubeconfig);
   else kc.loadFromCluster();
+  return kc;
+}
+
+/** KUBECONFIG path when given, else the in-cluster service account. */
+export function makeKube(opts: { kubeconfig: string | undefined }): Kube {
+  const kc = loadKubeConfig(opts);
   return {
     kc,
     core: kc.makeApiClient(CoreV1Api),

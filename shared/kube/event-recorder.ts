@@ -12,8 +12,11 @@ export interface EventRecorder {
   event(obj: KubernetesObject, type: EventType, reason: string, message: string): void;
 }
 
-/** The Event client-go would write for `obj` (name `<obj>.<16 hex>`, in the object's namespace or `default`). */
-export function buildEvent(obj: KubernetesObject, type: EventType, reason: string, message: string, component: string, now: Date): CoreV1Event {
+/**
+ * The Event client-go would write for `obj` (name `<obj>.<16 hex>`, in the object's namespace or `default`).
+ * `host` is the recorder's `source.host` / `reportingInstance` (the node name for per-node components).
+ */
+export function buildEvent(obj: KubernetesObject, type: EventType, reason: string, message: string, component: string, now: Date, host?: string): CoreV1Event {
   const md = obj.metadata ?? {};
   const namespace = md.namespace || 'default';
   const ts = now.toISOString().replace(/\.\d+Z$/, 'Z');
@@ -22,16 +25,16 @@ export function buildEvent(obj: KubernetesObject, type: EventType, reason: strin
     metadata: { name: `${md.name}.${randomBytes(8).toString('hex')}`, namespace },
     involvedObject: { apiVersion: obj.apiVersion, kind: obj.kind, name: md.name, namespace: md.namespace, uid: md.uid, resourceVersion: md.resourceVersion },
     type, reason, message: message.slice(0, 1024),
-    source: { component }, reportingComponent: component, reportingInstance: '',
+    source: { component, ...(host ? { host } : {}) }, reportingComponent: component, reportingInstance: host ?? '',
     firstTimestamp: ts as unknown as Date, lastTimestamp: ts as unknown as Date, count: 1,
   };
 }
 
-export function eventRecorder(deps: { rest: KubeRest; component: string; log: Logger; now?: () => Date }): EventRecorder {
+export function eventRecorder(deps: { rest: KubeRest; component: string; host?: string; log: Logger; now?: () => Date }): EventRecorder {
   const now = deps.now ?? (() => new Date());
   return {
     event(obj, type, reason, message) {
-      const ev = buildEvent(obj, type, reason, message, deps.component, now());
+      const ev = buildEvent(obj, type, reason, message, deps.component, now(), deps.host);
       deps.rest.create(resources.events, ev).catch((err: unknown) =>
         deps.log.warn({ err, reason, object: `${obj.kind}/${obj.metadata?.namespace ?? ''}/${obj.metadata?.name}` }, 'could not record event'));
     },

@@ -1,6 +1,6 @@
 // One informer per (resource, namespace, selectors) per process, shared by every controller that reads it — as
 // client-go's SharedInformerFactory — so ten controllers watching pods cost one watch and one cache.
-import { ListWatch, Watch, type KubeConfig, type KubernetesObject } from '@kubernetes/client-node';
+import { ListWatch, Watch, type KubeConfig, type KubernetesListObject, type KubernetesObject } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import { startInformer, type Cache } from './informer.js';
 import { resourcePath, type Resource } from './resources.js';
@@ -15,6 +15,47 @@ export interface InformerFactory {
   synced(): Promise<void>;
 }
 
+/** client-go reflectors list in pages of 500: the apiserver and this process never hold one huge answer at once. */
+export const LIST_PAGE_SIZE = 500;
+
+/**
+ * What is cached of an object: everything but metadata.managedFields, which no controller reads and which is often
+ * the largest part of a pod (controller-runtime's TransformStripManagedFields).
+ */
+export function stripManagedFields<T extends KubernetesObject>(obj: T): T {
+  if (obj?.metadata?.managedFields) delete obj.metadata.managedFields;
+  return obj;
+}
+
+/** All pages of a list, as one list at the first page's resourceVersion; an expired continue token lists again unpaged. */
+export async function listAllPages<T extends KubernetesObject>(rest: KubeRest, r: Resource, o: ListOptions): Promise<KubernetesListObject<T>> {
+  const items: T[] = [];
+  let first: KubernetesListObject<T> | undefined;
+  let next: string | undefined;
+  try {
+    do {
+      const page: KubernetesListObject<T> = await rest.list<T>(r, { ...o, limit: LIST_PAGE_SIZE, continue: next });
+      first ??= page;
+      for (const item of page.items) items.push(stripManagedFields(item));
+      next = page.metadata?._continue ?? (page.metadata as { continue?: string } | undefined)?.continue;
+    } while (next);
+  } catch (err) {
+    if ((err as { code?: number }).code !== 410 || !first) throw err;
+    const all = await rest.list<T>(r, o);
+    return { ...all, items: all.items.map(stripManagedFields) };
+  }
+  return { ...first, items };
+}
+
+/** A Watch whose events carry objects without managedFields, for ListWatch to cache. */
+function strippingWatch(kc: KubeConfig): Watch {
+  const inner = new Watch(kc);
+  const wrapped = Object.create(inner) as Watch;
+  wrapped.watch = (path, query, callback, done) =>
+    inner.watch(path, query, (phase: string, obj: KubernetesObject, raw: unknown) => callback(phase, stripManagedFields(obj), raw), done);
+  return wrapped;
+}
+
 export function informerFactory(deps: { kc: KubeConfig; rest: KubeRest; signal: AbortSignal; log: Logger }): InformerFactory {
   const caches = new Map<string, Cache<KubernetesObject>>();
   return {
@@ -23,7 +64,7 @@ export function informerFactory(deps: { kc: KubeConfig; rest: KubeRest; signal: 
       let c = caches.get(id);
       if (!c) {
         const path = resourcePath(r, { namespace: o.namespace });
-        const source = new ListWatch<KubernetesObject>(path, new Watch(deps.kc), () => deps.rest.list(r, o), false, o.labelSelector, o.fieldSelector);
+        const source = new ListWatch<KubernetesObject>(path, strippingWatch(deps.kc), () => listAllPages(deps.rest, r, o), false, o.labelSelector, o.fieldSelector);
         c = startInformer(source, deps.signal, { log: deps.log.child({ informer: id }) });
         caches.set(id, c);
       }

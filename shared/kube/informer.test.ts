@@ -53,14 +53,15 @@ test('a watch that breaks after sync is restarted and backoff resets after succe
   ac.abort();
 });
 
-test('change callbacks see add, update and delete events', async () => {
+test('change callbacks see add, update and delete events, with the verb', async () => {
   const ac = new AbortController();
   const src = fakeSource(['ok'], []);
   const cache = startInformer(src, ac.signal, { log: silentLogger(), delay: async () => {} });
   const seen: string[] = [];
-  cache.onChange((o) => seen.push(o.metadata.name));
+  cache.onChange((o, verb) => seen.push(`${verb} ${o.metadata.name}`));
   src.emit('add', { metadata: { name: 'x' } });
+  src.emit('update', { metadata: { name: 'x' } });
   src.emit('delete', { metadata: { name: 'y' } });
-  assert.deepEqual(seen, ['x', 'y']);
+  assert.deepEqual(seen, ['add x', 'update x', 'delete y']);
   ac.abort();
 });

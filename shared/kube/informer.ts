@@ -17,6 +17,8 @@ export interface ListWatchSource<T> {
   get(name: string, namespace?: string): T | undefined;
 }
 
+export type ChangeVerb = 'add' | 'update' | 'delete';
+
 export interface Cache<T> {
   /** Resolves after the first successful full list; never rejects (errors are retried). */
   readonly synced: Promise<void>;
@@ -24,8 +26,11 @@ export interface Cache<T> {
   list(): ReadonlyArray<T>;
   /** key is `name` for cluster-scoped objects, `namespace/name` otherwise. */
   get(key: string): T | undefined;
-  /** Registers a callback for add/update/delete. */
-  onChange(cb: (obj: T) => void): void;
+  /**
+   * Registers a callback for add/update/delete. Updates carry only the new object (the store already replaced the old
+   * one); a handler that needs the previous state keeps what it saw.
+   */
+  onChange(cb: (obj: T, verb: ChangeVerb) => void): void;
 }
 
 export interface InformerOptions {
@@ -54,8 +59,8 @@ export function startInformer<T>(source: ListWatchSource<T>, signal: AbortSignal
   let backoff = initial;
   let markSynced!: () => void;
   const syncedPromise = new Promise<void>((r) => (markSynced = r));
-  const listeners: ((obj: T) => void)[] = [];
-  for (const verb of ['add', 'update', 'delete'] as const) source.on(verb, (obj: T) => listeners.forEach((l) => l(obj)));
+  const listeners: ((obj: T, verb: ChangeVerb) => void)[] = [];
+  for (const verb of ['add', 'update', 'delete'] as const) source.on(verb, (obj: T) => listeners.forEach((l) => l(obj, verb)));
 
   // One run = start() until the source reports an error (during the list, or later when the watch breaks).
   let failed = false;

@@ -44,3 +44,11 @@ export function resourcePath(r: Resource, o: PathOptions = {}): string {
   const sub = o.name && o.subresource ? `/${o.subresource}` : '';
   return `${base}${ns}/${r.plural}${name}${sub}`;
 }
+
+/**
+ * `obj` with apiVersion and kind of `r`. Items of a List (and so cached objects) of built-in types come without
+ * them; request bodies and Event subjects should always carry them.
+ */
+export function withTypeMeta<T extends object>(r: Resource, obj: T): T & { apiVersion: string; kind: string } {
+  return { ...obj, apiVersion: apiVersionOf(r), kind: r.kind };
+}

@@ -11,6 +11,8 @@ export class KubeApiError extends Error {
   readonly code: number;
   /** metav1.Status reason, e.g. NotFound, Conflict, AlreadyExists, Invalid. */
   readonly reason: string | undefined;
+  /** metav1.Status message alone, as client-go's StatusError.Error() prints it (for status fields users read). */
+  readonly statusMessage: string;
   constructor(method: string, path: string, code: number, body: string) {
     let status: { message?: string; reason?: string } = {};
     try { status = JSON.parse(body) as typeof status; } catch { /* not a Status object */ }
@@ -18,6 +20,7 @@ export class KubeApiError extends Error {
     this.name = 'KubeApiError';
     this.code = code;
     this.reason = status.reason;
+    this.statusMessage = status.message ?? `${code} ${body.slice(0, 200)}`;
   }
 }
 
@@ -35,7 +38,14 @@ const contentTypes: Record<PatchType, string> = {
   apply: 'application/apply-patch+yaml',
 };
 
-export interface ListOptions { labelSelector?: string; fieldSelector?: string; namespace?: string }
+export interface ListOptions {
+  labelSelector?: string;
+  fieldSelector?: string;
+  namespace?: string;
+  /** Page size; the answer's metadata.continue then names the next page. */
+  limit?: number;
+  continue?: string;
+}
 
 export interface KubeRest {
   get<T extends KubernetesObject>(r: Resource, o: PathOptions & { name: string }): Promise<T>;
@@ -62,6 +72,17 @@ export function makeRest(kc: KubeConfig, opts: RestOptions = {}): KubeRest {
   if (!cluster) throw new Error('kubeconfig has no current cluster');
   const server = new URL(cluster.server);
   const timeoutMs = opts.timeoutMs ?? 30_000;
+  // client-node's applyToHTTPSOptions builds a new Agent (keepAlive off) for every request, i.e. a TCP connection and
+  // a TLS handshake per call. One keep-alive agent over the same TLS material reuses connections; credentials that
+  // change per request (bearer tokens) are headers and still come from applyToHTTPSOptions each time. Proxied
+  // clusters keep client-node's agent.
+  let keepAlive: https.Agent | undefined;
+  const agentFor = (o: https.RequestOptions): https.RequestOptions['agent'] => {
+    if (cluster.proxyUrl || server.protocol !== 'https:') return o.agent;
+    keepAlive ??= new https.Agent({ keepAlive: true, ca: o.ca, cert: o.cert, key: o.key, pfx: o.pfx, passphrase: o.passphrase,
+      rejectUnauthorized: o.rejectUnauthorized, servername: o.servername });
+    return keepAlive;
+  };
 
   const request = async <T>(method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<T> => {
     opts.onRequest?.(method, path);
@@ -72,6 +93,7 @@ export function makeRest(kc: KubeConfig, opts: RestOptions = {}): KubeRest {
       timeout: timeoutMs,
     };
     await kc.applyToHTTPSOptions(reqOpts);
+    reqOpts.agent = agentFor(reqOpts);
     const transport = server.protocol === 'https:' ? https : http;
     const { status, text } = await new Promise<{ status: number; text: string }>((resolve, reject) => {
       const req = transport.request(reqOpts, (res) => {
@@ -101,7 +123,8 @@ export function makeRest(kc: KubeConfig, opts: RestOptions = {}): KubeRest {
     find: async <T extends KubernetesObject>(r: Resource, o: PathOptions & { name: string }) => {
       try { return await rest.get<T>(r, o); } catch (err) { if (isNotFound(err)) return undefined; throw err; }
     },
-    list: (r, o = {}) => request('GET', resourcePath(r, { namespace: o.namespace }) + query({ labelSelector: o.labelSelector, fieldSelector: o.fieldSelector })),
+    list: (r, o = {}) => request('GET', resourcePath(r, { namespace: o.namespace }) +
+      query({ labelSelector: o.labelSelector, fieldSelector: o.fieldSelector, limit: o.limit ? String(o.limit) : undefined, continue: o.continue })),
     create: (r, obj, o = {}) => request('POST', resourcePath(r, { namespace: obj.metadata?.namespace }) + query({ fieldManager: o.fieldManager }), obj),
     replace: (r, obj, o = {}) => request('PUT', resourcePath(r, { ...where(obj), subresource: o.subresource }) + query({ fieldManager: o.fieldManager }), obj),
     patch: (r, o, type, body, q = {}) =>

@@ -4,7 +4,6 @@ import { randomUUID } from 'node:crypto';
 import type { KubernetesObject, V1Namespace, V1Node } from '@kubernetes/client-node';
 import fjp from 'fast-json-patch';
 import type { SidecarSet } from '../../shared/api/sidecarset.js';
-import { silentLogger } from '../../shared/log.js';
 import type { AdmissionRequest } from '../admission/review.js';
 import type { AdmissionResult } from '../admission/response.js';
 import type { WebhookRoute } from '../admission/route.js';
@@ -73,11 +72,10 @@ export function offlineAdmission(input: KubeDocument[], opts: { now?: () => Date
   const routes = new Map<string, WebhookRoute>(
     makeRoutes({ caches, gates: allGates, now: opts.now ?? (() => new Date()), random: opts.random ?? Math.random }).map((r) => [r.path, r]),
   );
-  const log = silentLogger();
 
   async function run(route: WebhookRoute, req: AdmissionRequest): Promise<AdmissionResult> {
     try {
-      return await route.handler(req, log);
+      return await route.handler(req);
     } catch (err) {
       return resultFromError(err);
     }

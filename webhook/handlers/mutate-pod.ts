@@ -4,9 +4,10 @@ import type { AdmissionRequest } from '../admission/review.js';
 import { allowed } from '../admission/response.js';
 import type { WebhookRoute } from '../admission/route.js';
 import { PodDecoder } from '../admission/decode-object.js';
-import { decodeRequestObjects, mutateByDiff } from './common.js';
+import { decodeRequestObjects, diffNewObject } from './common.js';
 
 export interface MutatePodDeps<Ctx> {
+  /** Returns the mutated pod as a new object and never modifies its argument (the diff runs against it). */
   mutate: (pod: Pod, ctx: Ctx) => Pod;
   /** Gathers the injection context from the caches (no API calls on the request path). */
   context: (req: AdmissionRequest) => Ctx;
@@ -29,7 +30,7 @@ export function mutatePodRoute<Ctx>(deps: MutatePodDeps<Ctx>): WebhookRoute {
       if (podSkipReason(req) !== null) return allowed();
       decodeRequestObjects(req, PodDecoder);
       const ctx = deps.context(req);
-      return mutateByDiff<Pod>(req, (pod) => deps.mutate(pod, ctx));
+      return diffNewObject<Pod>(req, (pod) => deps.mutate(pod, ctx));
     },
   };
 }

@@ -2,6 +2,7 @@
 // on, as one replica of the in-cluster manager would run them.
 import { join } from 'node:path';
 import { freePort, spawnDaemon, waitFor, type Daemon } from '../runtime/process.js';
+import { e2eFeatureGates } from './feature-gates.js';
 
 export interface ControllerProcess { daemon: Daemon; healthPort: number; stop(): Promise<void> }
 
@@ -11,7 +12,7 @@ export async function startController(opts: { repoRoot: string; kubeconfig: stri
   const env = {
     ...process.env,
     KUBECONFIG: opts.kubeconfig, POD_NAMESPACE: 'kruise-system', POD_NAME: name,
-    BIND_ADDRESS: '127.0.0.1', HEALTH_PORT: String(healthPort),
+    BIND_ADDRESS: '127.0.0.1', HEALTH_PORT: String(healthPort), FEATURE_GATES: e2eFeatureGates,
     ...opts.env,
   };
   const daemon = spawnDaemon(name, process.execPath, ['--import', 'tsx', join(opts.repoRoot, 'controller/main.ts')],

@@ -2,6 +2,7 @@
 // at https://127.0.0.1:<port>, since there is no kube-proxy to route the in-cluster Service.
 import { join } from 'node:path';
 import { freePort, spawnDaemon, waitFor, type Daemon } from '../runtime/process.js';
+import { e2eFeatureGates } from './feature-gates.js';
 import { kubectl } from './cluster.js';
 
 export interface Manager { daemon: Daemon; webhookPort: number; healthPort: number; stop(): Promise<void> }
@@ -12,7 +13,7 @@ export async function startManager(opts: { repoRoot: string; kubeconfig: string;
     ...process.env,
     KUBECONFIG: opts.kubeconfig, POD_NAMESPACE: 'kruise-system',
     WEBHOOK_HOST: '127.0.0.1', WEBHOOK_PORT: String(webhookPort), WEBHOOK_CERT_WRITER: 'secret',
-    BIND_ADDRESS: '127.0.0.1', HEALTH_PORT: String(healthPort),
+    BIND_ADDRESS: '127.0.0.1', HEALTH_PORT: String(healthPort), FEATURE_GATES: e2eFeatureGates,
   };
   const daemon = spawnDaemon('kruise-manager', process.execPath, ['--import', 'tsx', join(opts.repoRoot, 'webhook/main.ts')],
     join(opts.logDir, 'kruise-manager.log'), env);

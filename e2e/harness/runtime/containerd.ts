@@ -17,7 +17,10 @@ export interface Containerd {
   socket: string;
   dir: string;
   version: RuntimeVersion;
+  /** The running process; replaced by restart(). */
   daemon: Daemon;
+  /** SIGTERM containerd alone (containers, images and state stay), start it again on the same config. */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -100,18 +103,31 @@ export async function startContainerd(opts: ContainerdOptions): Promise<Containe
   writeFileSync(config, configToml(dir, opts.registry.host));
   const socket = join(dir, 'containerd.sock');
   const ownCgroups = namespaceCgroups().filter((c) => !existsSync(c));
-  const daemon = spawnDaemon('containerd', opts.bin ?? 'containerd', ['--config', config, '--log-level', 'info'], join(dir, 'containerd.log'));
+  const launch = () => spawnDaemon('containerd', opts.bin ?? 'containerd', ['--config', config, '--log-level', 'info'], join(dir, 'containerd.log'));
+  const first = launch();
+  const version = await waitReady(first, socket, opts.readyTimeoutMs);
+  const ctd: Containerd = {
+    socket, dir, version, daemon: first,
+    async restart() {
+      await ctd.daemon.stop();
+      ctd.daemon = launch();
+      await waitReady(ctd.daemon, socket, opts.readyTimeoutMs);
+    },
+    stop: () => stopContainerd(dir, socket, ctd.daemon, ownCgroups),
+  };
+  return ctd;
+}
+
+async function waitReady(daemon: Daemon, socket: string, timeoutMs = 20_000): Promise<RuntimeVersion> {
   const cri = connectCri({ endpoint: socket, defaultTimeoutMs: 2_000 });
-  let version: RuntimeVersion;
   try {
-    version = await waitFor('containerd CRI', () => cri.runtime.version(), opts.readyTimeoutMs ?? 20_000, () => daemon.child.exitCode === null);
+    return await waitFor('containerd CRI', () => cri.runtime.version(), timeoutMs, () => daemon.child.exitCode === null);
   } catch (err) {
     await daemon.stop();
     throw new Error(`${(err as Error).message}\n${daemon.tail()}`);
   } finally {
     cri.close();
   }
-  return { socket, dir, version, daemon, stop: () => stopContainerd(dir, socket, daemon, ownCgroups) };
 }
 
 /**

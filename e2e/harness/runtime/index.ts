@@ -10,6 +10,7 @@ export { KubeletCri, podLabels, type TestPod, type TestContainerSpec } from './t
 export { buildTestImage, pushImage, manifestDigest, type TestImageSpec } from './image.js';
 export { startRegistry, type Registry, type RegistryAuth } from './registry.js';
 export { startContainerd, trustRegistry, type Containerd } from './containerd.js';
+export { startGateProxy, type GateProxy } from './gate-proxy.js';
 
 export interface RuntimeEnv {
   dir: string;

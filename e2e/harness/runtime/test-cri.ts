@@ -20,6 +20,8 @@ export interface TestContainerSpec {
   command?: string[];
   args?: string[];
   annotations?: Record<string, string>;
+  /** kubelet's attempt (= the restart count): each restart of a container creates a new one with attempt + 1. */
+  attempt?: number;
 }
 
 let pkg: grpc.GrpcObject | undefined;
@@ -69,14 +71,15 @@ export class KubeletCri {
 
   /** Creates and starts a container labelled the way kubelet labels it; returns its CRI id. */
   async startContainer(sandboxId: string, pod: TestPod, c: TestContainerSpec): Promise<string> {
+    const attempt = c.attempt ?? 0;
     const config = {
-      metadata: { name: c.name, attempt: 0 },
+      metadata: { name: c.name, attempt },
       image: { image: c.image },
       command: c.command ?? [],
       args: c.args ?? [],
       labels: { ...podLabels(pod), 'io.kubernetes.container.name': c.name },
-      annotations: { 'io.kubernetes.container.restartCount': '0', ...c.annotations },
-      logPath: `${c.name}/0.log`,
+      annotations: { 'io.kubernetes.container.restartCount': String(attempt), ...c.annotations },
+      logPath: `${c.name}/${attempt}.log`,
       linux: { securityContext: { namespaceOptions: { network: 'NODE', pid: 'CONTAINER', ipc: 'POD' } } },
     };
     const created = await this.call('CreateContainer', { podSandboxId: sandboxId, config, sandboxConfig: this.sandboxConfig(pod) });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { SidecarSetHashAnnotation, SidecarSetHashWithoutImageAnnotation, SidecarSetListAnnotation } from '../../api/sidecarset.js';
 import { AdmissionDeniedError } from '../../errors.js';
-import { parseUpgradeSpecMap } from './annotations.js';
+import { formatUpgradeSpecMap, parseUpgradeSpecMap, withTail, type UpgradeSpec } from './annotations.js';
 import { makeCtx, NOW_TEXT, pod1, sidecarSet1, sidecarSet3 } from './fixtures.js';
 import { injectSidecars } from './index.js';
 
@@ -68,4 +68,29 @@ test('the injected list merges existing names, sorted (TestSidecarSetNameInject)
   pod.metadata!.annotations = { [SidecarSetListAnnotation]: 'sidecarset3' };
   assert.equal(injectSidecars(pod, makeCtx([sidecarSet1()])).metadata!.annotations![SidecarSetListAnnotation], 'sidecarset1,sidecarset3');
   assert.equal(injectSidecars(pod1(), makeCtx([sidecarSet3(), sidecarSet1()])).metadata!.annotations![SidecarSetListAnnotation], 'sidecarset1,sidecarset3');
+});
+
+test('an entry rendered ahead with withTail formats exactly like the plain entry, whatever its timestamp', () => {
+  const plain: UpgradeSpec = { updateTimestamp: '2026-01-02T03:04:05Z', hash: 'h"1', sidecarSetName: 's<1>', sidecarList: ['a', 'b\u2028'], controllerRevision: 'r-1' };
+  const rendered = withTail({ ...plain, updateTimestamp: null });
+  for (const ts of ['2026-01-02T03:04:05Z', null]) {
+    assert.equal(formatUpgradeSpecMap(new Map([['s', { ...rendered, updateTimestamp: ts }]])), formatUpgradeSpecMap(new Map([['s', { ...plain, updateTimestamp: ts }]])));
+  }
+  const noRevision = { ...plain, controllerRevision: undefined, sidecarList: null };
+  assert.equal(formatUpgradeSpecMap(new Map([['s', withTail(noRevision)]])), formatUpgradeSpecMap(new Map([['s', noRevision]])));
+});
+
+test('a stored SidecarSet whose hash changes (new object or new resourceVersion) writes the new hash', () => {
+  const hashOf = (set: ReturnType<typeof sidecarSet1>) => JSON.parse(injectSidecars(pod1(), makeCtx([set])).metadata!.annotations![SidecarSetHashAnnotation]!).sidecarset1.hash;
+  const set = sidecarSet1();
+  set.metadata!.resourceVersion = '7';
+  assert.equal(hashOf(set), 'c4k2dbb95d');
+  assert.equal(hashOf(set), 'c4k2dbb95d');
+  const changed = sidecarSet1();
+  changed.metadata!.resourceVersion = '8';
+  changed.metadata!.annotations![SidecarSetHashAnnotation] = 'new-hash';
+  assert.equal(hashOf(changed), 'new-hash');
+  set.metadata!.annotations![SidecarSetHashAnnotation] = 'edited-hash';
+  set.metadata!.resourceVersion = '9';
+  assert.equal(hashOf(set), 'edited-hash');
 });

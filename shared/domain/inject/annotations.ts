@@ -22,6 +22,11 @@ export interface UpgradeSpec {
   sidecarList: string[] | null;
   /** Omitted from the JSON when empty. */
   controllerRevision?: string;
+  /**
+   * The JSON after updateTimestamp (hash through controllerRevision, closing brace), when already rendered: a
+   * SidecarSet's own entry is the same for every pod but the timestamp. Only withTail sets it, from these fields.
+   */
+  readonly tail?: string;
 }
 
 export type UpgradeSpecMap = Map<string, UpgradeSpec>;
@@ -120,11 +125,21 @@ export function parseUpgradeSpecMap(raw: string | undefined, annotation: string,
   throw fail('values are neither SidecarSetUpgradeSpec objects nor strings');
 }
 
-function specJson(s: UpgradeSpec): string {
+function specTail(s: UpgradeSpec): string {
   const list = s.sidecarList === null ? 'null' : `[${s.sidecarList.map(goString).join(',')}]`;
-  const ts = s.updateTimestamp === null ? 'null' : goString(s.updateTimestamp);
   const rev = s.controllerRevision ? `,"controllerRevision":${goString(s.controllerRevision)}` : '';
-  return `{"updateTimestamp":${ts},"hash":${goString(s.hash)},"sidecarSetName":${goString(s.sidecarSetName)},"sidecarList":${list}${rev}}`;
+  return `,"hash":${goString(s.hash)},"sidecarSetName":${goString(s.sidecarSetName)},"sidecarList":${list}${rev}}`;
+}
+
+function specJson(s: UpgradeSpec): string {
+  const ts = s.updateTimestamp === null ? 'null' : goString(s.updateTimestamp);
+  return `{"updateTimestamp":${ts}${s.tail ?? specTail(s)}`;
+}
+
+/** `spec` with its JSON after the timestamp rendered once, for entries reused with a new timestamp per pod. */
+export function withTail(spec: UpgradeSpec): UpgradeSpec {
+  const { tail: _, ...fields } = spec;
+  return { ...fields, tail: specTail(fields) };
 }
 
 /** Go-JSON of the map: keys sorted, entries in struct field order, compact. */

@@ -1,4 +1,8 @@
 // Per-SidecarSet construction of the containers, volumes, secrets and annotations to inject (spec/webhooks.md §2.5).
+// Nothing is deep-copied: a built container is a new top-level object whose fields that change (env, volumeMounts) are
+// new arrays, and everything else (resources, probes, volumes, the env and mount entries themselves) is shared with the
+// SidecarSet or the pod. No step writes below a container's own fields, so sharing is safe and saves a deep copy of
+// every injected container per review; the result is read-only, like the SidecarSets it comes from.
 import type { Container, LocalObjectReference, Pod, Volume } from '../../api/meta.js';
 import type { SidecarContainer, SidecarSet } from '../../api/sidecarset.js';
 import {
@@ -8,10 +12,9 @@ import {
   SidecarSetListAnnotation,
   SidecarSetWorkingHotUpgradeContainer,
 } from '../../api/sidecarset.js';
-import { byteOrder, formatTimestamp, formatUpgradeSpecMap, parseStringMap, parseUpgradeSpecMap } from './annotations.js';
+import { byteOrder, formatTimestamp, formatUpgradeSpecMap, parseStringMap, parseUpgradeSpecMap, withTail, type UpgradeSpec } from './annotations.js';
 import { hotUpgradePair, isHotUpgrade } from './hot-upgrade.js';
 import { mergeEnvs, mergeMounts, sharedMountsAndEnvs, transferEnvs } from './share.js';
-import { cloneJson } from './clone.js';
 
 export interface BuiltSidecars {
   initContainers: SidecarContainer[];
@@ -25,15 +28,58 @@ export interface BuiltSidecars {
 
 const isNativeSidecar = (c: Container) => c.restartPolicy === 'Always';
 
+/** What a SidecarSet contributes whatever the pod: volumes by name and, if it injects anything, its hash entries. */
+interface SetFacts {
+  resourceVersion: string | undefined;
+  volumesByName: Map<string, Volume>;
+  /** Both entries with updateTimestamp null and the rest pre-rendered (withTail); undefined when nothing is injected. */
+  entries?: { hash: UpgradeSpec; hashWithoutImage: UpgradeSpec };
+}
+
+function setFacts(set: SidecarSet): SetFacts {
+  const name = set.metadata?.name ?? '';
+  const spec = set.spec ?? {};
+  const facts: SetFacts = { resourceVersion: set.metadata?.resourceVersion, volumesByName: new Map((spec.volumes ?? []).map((v) => [v.name, v])) };
+  const inits = spec.initContainers ?? [];
+  const containers = spec.containers ?? [];
+  if (inits.length === 0 && containers.length === 0) return facts;
+  // Native-sidecar init containers and every container, de-duplicated and sorted (upstream's sidecarList).
+  const list = [...new Set([...inits.filter(isNativeSidecar), ...containers].map((c) => c.name))].sort(byteOrder);
+  const setAnnotations = set.metadata?.annotations ?? {};
+  facts.entries = {
+    hash: withTail({
+      updateTimestamp: null,
+      hash: setAnnotations[SidecarSetHashAnnotation] ?? '',
+      sidecarSetName: name,
+      sidecarList: list,
+      ...(set.status?.latestRevision ? { controllerRevision: set.status.latestRevision } : {}),
+    }),
+    hashWithoutImage: withTail({ updateTimestamp: null, hash: setAnnotations[SidecarSetHashWithoutImageAnnotation] ?? '', sidecarSetName: name, sidecarList: [...list] }),
+  };
+  return facts;
+}
+
+// Keyed by SidecarSet object and checked against its resourceVersion, like the compiled matchers (match.ts): informer
+// objects are replaced, never edited, on change. Objects without a resourceVersion are read afresh every time.
+const factsCache = new WeakMap<SidecarSet, SetFacts>();
+
+function factsOf(set: SidecarSet): SetFacts {
+  const rv = set.metadata?.resourceVersion;
+  if (!rv) return setFacts(set);
+  let f = factsCache.get(set);
+  if (!f || f.resourceVersion !== rv) factsCache.set(set, (f = setFacts(set)));
+  return f;
+}
+
 /** Mounts, IS_INJECTED and transferred envs on a copy of `source`; queues the SidecarSet volumes its own mounts use. */
 function decorate(source: SidecarContainer, pod: Pod, volumesByName: Map<string, Volume>, volumes: Volume[]): SidecarContainer {
-  const c = cloneJson(source);
+  const c = { ...source };
   const shared = sharedMountsAndEnvs(c, pod);
   const extraEnvs = mergeEnvs(transferEnvs(c, pod), shared.envs);
   for (const m of c.volumeMounts ?? []) {
     // v1.8 dereferences the volume unchecked (validation guarantees it); skipping a missing one is HEAD's behaviour.
     const v = volumesByName.get(m.name);
-    if (v) volumes.push(cloneJson(v));
+    if (v) volumes.push(v);
   }
   const mounts = mergeMounts(c.volumeMounts ?? [], shared.mounts);
   if (mounts.length > 0) c.volumeMounts = mounts;
@@ -58,26 +104,20 @@ export function buildSidecars(sets: SidecarSet[], pod: Pod, now: Date, podRef: s
     const name = set.metadata?.name ?? '';
     const spec = set.spec ?? {};
     names.add(name);
-    const volumesByName = new Map((spec.volumes ?? []).map((v) => [v.name, v]));
-    const sidecarList = new Set<string>();
-    let injecting = false;
+    const { volumesByName, entries } = factsOf(set);
 
     for (const init of spec.initContainers ?? []) {
-      if (isNativeSidecar(init)) sidecarList.add(init.name);
       const c = decorate(init, pod, volumesByName, out.volumes);
-      injecting = true;
       if (isNativeSidecar(init) && isHotUpgrade(init)) {
         const pair = hotUpgradePair(c, workInfo);
         out.initContainers.push(...pair.containers);
         Object.assign(out.annotations, pair.annotations);
       } else out.initContainers.push(c);
     }
-    out.imagePullSecrets.push(...cloneJson(spec.imagePullSecrets ?? []));
+    out.imagePullSecrets.push(...(spec.imagePullSecrets ?? []));
 
     for (const sidecar of spec.containers ?? []) {
-      sidecarList.add(sidecar.name);
       const c = decorate(sidecar, pod, volumesByName, out.volumes);
-      injecting = true;
       if (isHotUpgrade(sidecar)) {
         const pair = hotUpgradePair(c, workInfo);
         out.containers.push(...pair.containers);
@@ -85,17 +125,9 @@ export function buildSidecars(sets: SidecarSet[], pod: Pod, now: Date, podRef: s
       } else out.containers.push(c);
     }
 
-    if (injecting) {
-      const list = [...sidecarList].sort(byteOrder);
-      const setAnnotations = set.metadata?.annotations ?? {};
-      hash.set(name, {
-        updateTimestamp: timestamp,
-        hash: setAnnotations[SidecarSetHashAnnotation] ?? '',
-        sidecarSetName: name,
-        sidecarList: list,
-        ...(set.status?.latestRevision ? { controllerRevision: set.status.latestRevision } : {}),
-      });
-      hashWithoutImage.set(name, { updateTimestamp: timestamp, hash: setAnnotations[SidecarSetHashWithoutImageAnnotation] ?? '', sidecarSetName: name, sidecarList: [...list] });
+    if (entries) {
+      hash.set(name, { ...entries.hash, updateTimestamp: timestamp });
+      hashWithoutImage.set(name, { ...entries.hashWithoutImage, updateTimestamp: timestamp });
     }
   }
 

@@ -25,3 +25,16 @@ export function cloneJson<T>(value: T): T {
   }
   return out as T;
 }
+
+/**
+ * A copy of the pod whose top object, `metadata` and `spec` are new and whose contents below them are shared with
+ * `pod`. The /mutate-pod steps only ever assign fields of those three objects (new arrays, new annotation maps, new
+ * container objects), never write into what they hold, so the input stays untouched without a deep copy; and the
+ * diff against the input skips every shared subtree by identity.
+ */
+export function podShell<T extends { metadata?: object; spec?: object }>(pod: T): T {
+  const shell = { ...pod };
+  if (pod.metadata) shell.metadata = { ...pod.metadata };
+  if (pod.spec) shell.spec = { ...pod.spec };
+  return shell;
+}

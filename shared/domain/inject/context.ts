@@ -7,7 +7,7 @@ export interface InjectionContext {
   /** AdmissionRequest.namespace: used when the pod itself has no namespace yet. */
   requestNamespace?: string;
   /** Every SidecarSet; injection iterates them sorted by name (upstream: informer order, unspecified). */
-  sidecarSets: SidecarSet[];
+  sidecarSets: readonly SidecarSet[];
   /** Labels of a Namespace; undefined = namespace not found. */
   namespaceLabels(name: string): Record<string, string> | undefined;
   /** ControllerRevisions in the kruise namespace. */

@@ -10,6 +10,7 @@ import type { ControllerRevisionLike } from '../../api/controller-revision.js';
 import type { Pod } from '../../api/meta.js';
 import type { SidecarSet } from '../../api/sidecarset.js';
 import { SidecarSetHashAnnotation, SidecarSetHashWithoutImageAnnotation } from '../../api/sidecarset.js';
+import { deepFreeze } from '../../testing/freeze.js';
 import { goldenDir } from '../../testing/golden.js';
 import { mutatePodOnCreate } from '../pod-mutation.js';
 import { defaultSidecarSet } from '../sidecarset-defaults.js';
@@ -26,7 +27,8 @@ function run(input: string): Pod {
   const sets = docs.filter((d) => d.kind === 'SidecarSet').map((d) => defaultSidecarSet(d as SidecarSet));
   const namespaces = Object.fromEntries(docs.filter((d) => d.kind === 'Namespace').map((d) => [d.metadata.name, d.metadata.labels ?? {}]));
   const revisionList = docs.filter((d) => d.kind === 'ControllerRevision') as unknown as ControllerRevisionLike[];
-  return mutatePodOnCreate(pods[0]!, makeCtx(sets, { namespaces, revisionList }));
+  // Frozen: the pipeline shares unchanged parts of the pod with its result and must never write into the input.
+  return mutatePodOnCreate(deepFreeze(pods[0]!), makeCtx(deepFreeze(sets), { namespaces, revisionList: deepFreeze(revisionList) }));
 }
 
 const inputs = readdirSync(dir).filter((f) => f.endsWith('.input.yaml')).sort();

@@ -2,6 +2,7 @@
 import type { Container } from '../../api/meta.js';
 import type { SidecarContainer } from '../../api/sidecarset.js';
 import {
+  HotUpgradeSuffixes,
   SidecarEnvVersion,
   SidecarEnvVersionAlt,
   SidecarSetVersionAltAnnotationPrefix,
@@ -9,14 +10,20 @@ import {
   SidecarSetWorkingHotUpgradeContainer,
 } from '../../api/sidecarset.js';
 import { formatStringMap } from './annotations.js';
-import { cloneJson } from './clone.js';
 
 export const isHotUpgrade = (c: SidecarContainer) => c.upgradeStrategy?.upgradeType === 'HotUpgrade';
 
+/** The two pod containers of HotUpgrade sidecar `name`: `<name>-1`, `<name>-2`. */
+export const hotUpgradeSlots = (name: string): [string, string] => [`${name}${HotUpgradeSuffixes[0]}`, `${name}${HotUpgradeSuffixes[1]}`];
+/** `version.sidecarset.kruise.io/<container>`: read by the container's SIDECARSET_VERSION env. */
+export const versionAnnotation = (container: string) => `${SidecarSetVersionAnnotationPrefix}${container}`;
+/** `versionalt.sidecarset.kruise.io/<container>`: read by the container's SIDECARSET_VERSION_ALT env. */
+export const versionAltAnnotation = (container: string) => `${SidecarSetVersionAltAnnotationPrefix}${container}`;
+
 function versionEnvs(name: string): NonNullable<Container['env']> {
   return [
-    { name: SidecarEnvVersion, valueFrom: { fieldRef: { fieldPath: `metadata.annotations['${SidecarSetVersionAnnotationPrefix}${name}']` } } },
-    { name: SidecarEnvVersionAlt, valueFrom: { fieldRef: { fieldPath: `metadata.annotations['${SidecarSetVersionAltAnnotationPrefix}${name}']` } } },
+    { name: SidecarEnvVersion, valueFrom: { fieldRef: { fieldPath: `metadata.annotations['${versionAnnotation(name)}']` } } },
+    { name: SidecarEnvVersionAlt, valueFrom: { fieldRef: { fieldPath: `metadata.annotations['${versionAltAnnotation(name)}']` } } },
   ];
 }
 
@@ -26,17 +33,19 @@ function versionEnvs(name: string): NonNullable<Container['env']> {
  * is updated in place so the annotation written last carries every pair.
  */
 export function hotUpgradePair(c: SidecarContainer, workInfo: Record<string, string>): { containers: SidecarContainer[]; annotations: Record<string, string> } {
-  const working: SidecarContainer = { ...cloneJson(c), name: `${c.name}-1` };
-  const idle: SidecarContainer = { ...cloneJson(c), name: `${c.name}-2`, image: c.upgradeStrategy?.hotUpgradeEmptyImage ?? '' };
+  // Shallow copies: only name, image and env (a new array) differ; the rest is shared, read-only (build-sidecars.ts).
+  const [workingName, idleName] = hotUpgradeSlots(c.name);
+  const working: SidecarContainer = { ...c, name: workingName };
+  const idle: SidecarContainer = { ...c, name: idleName, image: c.upgradeStrategy?.hotUpgradeEmptyImage ?? '' };
   for (const copy of [working, idle]) copy.env = [...(copy.env ?? []), ...versionEnvs(copy.name)];
   workInfo[c.name] = working.name;
   return {
     containers: [working, idle],
     annotations: {
-      [`${SidecarSetVersionAnnotationPrefix}${working.name}`]: '1',
-      [`${SidecarSetVersionAnnotationPrefix}${idle.name}`]: '0',
-      [`${SidecarSetVersionAltAnnotationPrefix}${working.name}`]: '0',
-      [`${SidecarSetVersionAltAnnotationPrefix}${idle.name}`]: '1',
+      [versionAnnotation(working.name)]: '1',
+      [versionAnnotation(idle.name)]: '0',
+      [versionAltAnnotation(working.name)]: '0',
+      [versionAltAnnotation(idle.name)]: '1',
       [SidecarSetWorkingHotUpgradeContainer]: formatStringMap(workInfo),
     },
   };

@@ -3,9 +3,9 @@ import type { Pod } from '../../api/meta.js';
 import type { SidecarSet } from '../../api/sidecarset.js';
 import { byteOrder } from './annotations.js';
 import { buildSidecars } from './build-sidecars.js';
-import { cloneJson } from './clone.js';
+import { podShell } from './clone.js';
 import type { InjectionContext } from './context.js';
-import { sidecarSetSkipReason } from './match.js';
+import { compiledMatch, skipReason, type CompiledMatch } from './match.js';
 import { mergeByName, mergeContainers, mergeSecrets, sortByName } from './merge.js';
 import { applyPatchPodMetadata } from './pod-metadata.js';
 import { chooseRevision } from './revision.js';
@@ -25,17 +25,45 @@ function podSkipReason(pod: Pod, ctx: InjectionContext): string | null {
 const setName = (s: SidecarSet) => s.metadata?.name ?? '';
 
 /** The SidecarSets in byte order of name; the caches already hand them sorted, so a linear check usually suffices. */
-function sortedByName(sets: SidecarSet[]): SidecarSet[] {
+function sortedByName(sets: readonly SidecarSet[]): readonly SidecarSet[] {
   for (let i = 1; i < sets.length; i++) {
     if (byteOrder(setName(sets[i - 1]!), setName(sets[i]!)) > 0) return [...sets].sort((a, b) => byteOrder(setName(a), setName(b)));
   }
   return sets;
 }
 
+interface PreparedSets {
+  sorted: readonly SidecarSet[];
+  matches: readonly CompiledMatch[];
+}
+
+// The caches hand out one frozen array until a SidecarSet changes; sorting and compiling it once serves every review
+// until then (one lookup per review instead of one per SidecarSet). Arrays that are not frozen are prepared per call.
+const preparedLists = new WeakMap<readonly SidecarSet[], PreparedSets>();
+
+function prepare(sets: readonly SidecarSet[]): PreparedSets {
+  const cached = preparedLists.get(sets);
+  if (cached) return cached;
+  const sorted = sortedByName(sets);
+  const prepared = { sorted, matches: sorted.map(compiledMatch) };
+  if (Object.isFrozen(sets)) preparedLists.set(sets, prepared);
+  return prepared;
+}
+
 /** SidecarSets that apply to the pod, sorted by name (upstream: informer order), each at the revision to inject. */
 export function matchedSidecarSets(pod: Pod, podNamespace: string, ctx: InjectionContext): SidecarSet[] {
-  const sorted = sortedByName(ctx.sidecarSets);
-  return sorted.filter((s) => sidecarSetSkipReason(s, pod, podNamespace, ctx.namespaceLabels) === null).map((s) => chooseRevision(s, pod, ctx));
+  const { sorted, matches } = prepare(ctx.sidecarSets);
+  const applying: SidecarSet[] = [];
+  for (let i = 0; i < sorted.length; i++) {
+    const set = sorted[i]!;
+    let match = matches[i]!;
+    // A set without a resourceVersion (tests, CLI documents) may have been edited since: compile it again.
+    if (match.resourceVersion === undefined || match.resourceVersion !== set.metadata?.resourceVersion) match = compiledMatch(set);
+    if (skipReason(match, pod, podNamespace, ctx.namespaceLabels) === null) applying.push(set);
+  }
+  // Revisions only after every SidecarSet was matched: an invalid selector anywhere refuses the pod (400) before a
+  // missing revision of an earlier set does (403).
+  return applying.map((s) => chooseRevision(s, pod, ctx));
 }
 
 /**
@@ -44,10 +72,13 @@ export function matchedSidecarSets(pod: Pod, podNamespace: string, ctx: Injectio
  * invalid selectors or partition, missing ControllerRevision, unparseable hash annotations, invalid merge-patch JSON.
  */
 export function injectSidecars(input: Pod, ctx: InjectionContext): Pod {
-  return injectSidecarsInto(cloneJson(input), ctx);
+  return injectSidecarsInto(podShell(input), ctx);
 }
 
-/** injectSidecars on a pod the caller owns: modified in place and returned. */
+/**
+ * injectSidecars on a pod shell the caller owns (see podShell): fields of the pod, its metadata and its spec are
+ * assigned, nothing below them is written; returns it.
+ */
 export function injectSidecarsInto(pod: Pod, ctx: InjectionContext): Pod {
   if (podSkipReason(pod, ctx) !== null) return pod;
   const podNamespace = pod.metadata?.namespace || ctx.requestNamespace || 'default';

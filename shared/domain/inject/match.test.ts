@@ -5,6 +5,7 @@ import type { SidecarSet } from '../../api/sidecarset.js';
 import { AdmissionDeniedError } from '../../errors.js';
 import { makeCtx, names, pod1, sidecarSet1 } from './fixtures.js';
 import { injectSidecars, type InjectionContext } from './index.js';
+import { compiledMatch } from './match.js';
 
 const injected = (pod: Pod) => names(pod.spec?.containers).includes('dns-f');
 
@@ -73,4 +74,77 @@ test('the input pod and SidecarSets are never modified', () => {
   const out = injectSidecars(pod, makeCtx([set]));
   assert.notEqual(out, pod);
   assert.deepEqual({ pod, set }, before);
+});
+
+// --- compiled matching data, cached per SidecarSet object and resourceVersion ---
+
+const stored = (rv: string) => {
+  const s = sidecarSet1();
+  s.metadata!.resourceVersion = rv;
+  return s;
+};
+
+test('a stored SidecarSet is compiled once and reused while its resourceVersion stays', () => {
+  const set = stored('10');
+  const first = compiledMatch(set);
+  assert.equal(compiledMatch(set), first);
+  assert.equal(injected(injectSidecars(pod1(), makeCtx([set]))), true);
+  assert.equal(compiledMatch(set), first, 'injection used the same compiled entry');
+});
+
+test('a SidecarSet that changes (new object from the informer) is matched by its new selector', () => {
+  const before = stored('10');
+  const after = stored('11');
+  after.spec!.selector = { matchLabels: { app: 'other' } };
+  assert.equal(injected(injectSidecars(pod1(), makeCtx([before]))), true);
+  assert.equal(injected(injectSidecars(pod1(), makeCtx([after]))), false);
+  assert.equal(injected(injectSidecars(pod1(), makeCtx([before]))), true);
+});
+
+test('the same object with a new resourceVersion is recompiled (selector, pause, namespace)', () => {
+  const set = stored('20');
+  const first = compiledMatch(set);
+  set.spec!.injectionStrategy = { paused: true };
+  set.metadata!.resourceVersion = '21';
+  assert.notEqual(compiledMatch(set), first);
+  assert.equal(injected(injectSidecars(pod1(), makeCtx([set]))), false);
+  set.spec!.injectionStrategy = {};
+  set.spec!.namespace = 'elsewhere';
+  set.metadata!.resourceVersion = '22';
+  assert.equal(injected(injectSidecars(pod1(), makeCtx([set]))), false);
+  set.spec!.namespace = 'default';
+  set.spec!.selector = { matchExpressions: [{ key: 'app', operator: 'Bogus' as never }] };
+  set.metadata!.resourceVersion = '23';
+  assert.throws(() => injectSidecars(pod1(), makeCtx([set])), (e: unknown) => e instanceof AdmissionDeniedError && e.code === 400);
+});
+
+test('a SidecarSet without a resourceVersion is compiled afresh on every call', () => {
+  const set = sidecarSet1();
+  assert.notEqual(compiledMatch(set), compiledMatch(set));
+  assert.equal(injected(injectSidecars(pod1(), makeCtx([set]))), true);
+  set.spec!.selector = { matchLabels: { app: 'other' } };
+  assert.equal(injected(injectSidecars(pod1(), makeCtx([set]))), false);
+});
+
+test('a frozen list (the caches\' view) is prepared once, yet rv-less SidecarSets in it are still read afresh', () => {
+  const withRv = stored('30');
+  const withoutRv = sidecarSet1();
+  withoutRv.metadata!.name = 'sidecarset2';
+  withoutRv.spec!.containers = [{ ...withoutRv.spec!.containers![0]!, name: 'other-agent' }];
+  const list = Object.freeze([withRv, withoutRv]);
+  const containers = () => names(injectSidecars(pod1(), makeCtx(list as never)).spec?.containers);
+  assert.deepEqual(containers().sort(), ['dns-f', 'log-agent', 'nginx', 'other-agent']);
+  withoutRv.spec!.selector = { matchLabels: { app: 'other' } };
+  assert.deepEqual(containers().sort(), ['dns-f', 'log-agent', 'nginx']);
+});
+
+test('an invalid selector on a later SidecarSet refuses the pod (400) before an earlier set\'s missing revision (403)', () => {
+  const first = sidecarSet1();
+  first.metadata!.name = 'a-first';
+  first.spec!.injectionStrategy = { revision: { revisionName: 'does-not-exist' } };
+  const second = sidecarSet1();
+  second.metadata!.name = 'b-second';
+  second.spec!.selector = { matchExpressions: [{ key: 'app', operator: 'Bogus' as never }] };
+  assert.throws(() => injectSidecars(pod1(), makeCtx([first, second])), (e: unknown) => e instanceof AdmissionDeniedError && e.code === 400 && /b-second/.test(e.message));
+  assert.throws(() => injectSidecars(pod1(), makeCtx([first])), (e: unknown) => e instanceof AdmissionDeniedError && e.code === 403);
 });

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import type { SidecarContainer, SidecarSet } from '../../api/sidecarset.js';
 import { envOf, makeCtx, names, pod1, sidecarSet1 } from './fixtures.js';
 import { injectSidecars } from './index.js';
-import { mergeContainers, mergeSecrets } from './merge.js';
+import { mergeContainers, mergeSecrets, toContainer } from './merge.js';
 
 test('Before sidecars precede the app and After ones follow it; init containers go after the pod own (TestSidecarSetPodInjectPolicy)', () => {
   const out = injectSidecars(pod1(), makeCtx([sidecarSet1()]));
@@ -113,4 +113,12 @@ test('a manifest copied from an injected pod is processed again: sidecars replac
   assert.deepEqual(names(twice.spec!.initContainers), ['init-0', 'init-1', 'init-2']);
   assert.deepEqual(twice.spec!.volumes, once.spec!.volumes);
   assert.equal(twice.metadata!.annotations!['kruise.io/sidecarset-injected-list'], 'sidecarset1');
+});
+
+test('toContainer keeps the corev1 fields in order and drops kruise extension fields and an empty image', () => {
+  const s = JSON.parse('{"name":"a","podInjectPolicy":"BeforeAppContainer","image":"","env":[],"upgradeStrategy":{},"shareVolumePolicy":{},"shareVolumeDevicePolicy":{},"transferEnv":[],"resourcesPolicy":{},"__proto__":{"x":1},"ports":[]}');
+  const c = toContainer(s);
+  assert.equal(JSON.stringify(c), '{"name":"a","env":[],"__proto__":{"x":1},"ports":[]}');
+  assert.equal(Object.getPrototypeOf(c), Object.prototype);
+  assert.equal(toContainer({ name: 'b', image: 'i:1' }).image, 'i:1');
 });

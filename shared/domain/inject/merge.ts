@@ -4,13 +4,20 @@ import type { SidecarContainer } from '../../api/sidecarset.js';
 import { byteOrder } from './annotations.js';
 
 /** kruise's extension fields, dropped from what goes into the pod (the injected object is the corev1.Container part). */
-const EXTENSION_FIELDS = ['podInjectPolicy', 'upgradeStrategy', 'shareVolumePolicy', 'shareVolumeDevicePolicy', 'transferEnv', 'resourcesPolicy'] as const;
+const EXTENSION_FIELDS = new Set(['podInjectPolicy', 'upgradeStrategy', 'shareVolumePolicy', 'shareVolumeDevicePolicy', 'transferEnv', 'resourcesPolicy']);
 
 export function toContainer(s: SidecarContainer): Container {
-  const c: Record<string, unknown> = { ...s };
-  for (const f of EXTENSION_FIELDS) delete c[f];
-  // Go omits an empty image (e.g. a HotUpgrade twin without hotUpgradeEmptyImage); the apiserver then rejects the pod.
-  if (c.image === '') delete c.image;
+  // Copied field by field rather than spread-then-delete: `delete` turns the object into a dictionary, which every
+  // later property read and the patch's JSON.stringify then pay for.
+  const c: Record<string, unknown> = {};
+  for (const k of Object.keys(s)) {
+    // Go omits an empty image (e.g. a HotUpgrade twin without hotUpgradeEmptyImage); the apiserver then rejects the pod.
+    if (EXTENSION_FIELDS.has(k) || (k === 'image' && s.image === '')) continue;
+    const v = (s as unknown as Record<string, unknown>)[k];
+    // A parsed "__proto__" key is data; plain assignment would set the prototype instead.
+    if (k === '__proto__') Object.defineProperty(c, k, { value: v, enumerable: true, writable: true, configurable: true });
+    else c[k] = v;
+  }
   return c as unknown as Container;
 }
 

@@ -5,11 +5,10 @@ import type { SidecarSet, SidecarSetSpec } from '../../api/sidecarset.js';
 import { SidecarSetHashAnnotation, SidecarSetHashWithoutImageAnnotation } from '../../api/sidecarset.js';
 import { AdmissionDeniedError } from '../../errors.js';
 import { sidecarSetHash, sidecarSetHashWithoutImage } from '../sidecarset-hash.js';
+import { REVISION_SPEC_FIELDS } from '../sidecarset-revision.js';
 import type { InjectionContext } from './context.js';
 import { selectorMatches } from './match.js';
 
-/** The spec fields a ControllerRevision stores (history_control getPatch); restoring replaces the spec with them. */
-const REVISION_FIELDS = ['volumes', 'containers', 'initContainers', 'imagePullSecrets', 'patchPodMetadata'] as const;
 
 function revisionSpec(rev: ControllerRevisionLike): Record<string, unknown> | undefined {
   let data = rev.data;
@@ -35,7 +34,7 @@ export function restoreRevision(set: SidecarSet, rev: ControllerRevisionLike): S
     throw new AdmissionDeniedError(`ControllerRevision ${rev.metadata.name} of sidecarset ${set.metadata?.name} has no spec in its data; it cannot be restored`, 400);
   }
   const spec: SidecarSetSpec = {};
-  for (const f of REVISION_FIELDS) if (stored[f] !== undefined && stored[f] !== null) (spec as Record<string, unknown>)[f] = structuredClone(stored[f]);
+  for (const f of REVISION_SPEC_FIELDS) if (stored[f] !== undefined && stored[f] !== null) (spec as Record<string, unknown>)[f] = structuredClone(stored[f]);
   const restored: SidecarSet = { ...structuredClone(set), spec };
   const annotations = { ...(set.metadata?.annotations ?? {}) };
   annotations[SidecarSetHashAnnotation] = rev.metadata.annotations?.[SidecarSetHashAnnotation] || sidecarSetHash(restored);

@@ -2,7 +2,6 @@
 import type { Container, Pod } from '../../api/meta.js';
 import type { SidecarContainer, TransferEnvVar } from '../../api/sidecarset.js';
 import { SidecarEnvIsInjected } from '../../api/sidecarset.js';
-import { cloneJson } from './clone.js';
 
 type EnvVar = NonNullable<Container['env']>[number];
 type VolumeMount = NonNullable<Container['volumeMounts']>[number];
@@ -26,10 +25,10 @@ export function sharedMountsAndEnvs(sidecar: SidecarContainer, pod: Pod): { moun
   for (const app of pod.spec?.containers ?? []) {
     if (isInjectedSidecar(app)) continue;
     for (const m of app.volumeMounts ?? []) {
-      mounts.push(cloneJson(m));
+      mounts.push(m);
       for (const [, name] of (m.subPathExpr ?? '').matchAll(EXPANSION)) {
         const env = app.env?.find((e) => e.name === name);
-        if (env) envs.push(cloneJson(env));
+        if (env) envs.push(env);
       }
     }
   }
@@ -74,7 +73,7 @@ export function transferEnvs(sidecar: SidecarContainer, pod: Pod): EnvVar[] {
     const names = [...new Set([...(t.envName ? [t.envName] : []), ...(t.envNames ?? [])])].sort();
     for (const name of names) {
       const env = byKey.get(`${source}/${name}`);
-      if (env) out.push(cloneJson(env));
+      if (env) out.push(env);
     }
   }
   return out;

@@ -78,7 +78,7 @@ export function isNamespaceOverlapping(origin: SidecarSet, other: SidecarSet, na
   return true;
 }
 
-export function validateSidecarSetConflicts(obj: SidecarSet, all: SidecarSet[], namespaceLabels: NamespaceLabels): Violation[] {
+export function validateSidecarSetConflicts(obj: SidecarSet, all: readonly SidecarSet[], namespaceLabels: NamespaceLabels): Violation[] {
   const name = obj.metadata?.name;
   const others = all.filter(
     (s) => s.metadata?.name !== name && isNamespaceOverlapping(obj, s, namespaceLabels) && isSelectorOverlapping(obj.spec?.selector, s.spec?.selector),

@@ -18,7 +18,7 @@ export interface RevisionRef {
 
 export interface SidecarSetValidationContext {
   /** All SidecarSets currently stored (the object itself may be among them; it is skipped by name). */
-  sidecarSets: SidecarSet[];
+  sidecarSets: readonly SidecarSet[];
   namespaceLabels: NamespaceLabels;
   revisionExists(ref: RevisionRef): boolean;
   /** Raw JSON of ConfigMap kruise-configuration key SidecarSet_PatchPodMetadata_WhiteList; undefined if absent. */

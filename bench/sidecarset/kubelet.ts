@@ -1,0 +1,97 @@
+// Kubelet for thousands of kwok pods during a SidecarSet rollout: kwok renders a pod's status once and ignores later
+// image changes, so this watches the pods and, like kubelet, restarts a container whose spec image changed (new
+// imageID, restartCount + 1, not ready), then reports it ready. Pods are handled by name from the latest event seen,
+// so an event that arrives while the pod's previous patch is in flight is not lost.
+import { createHash } from 'node:crypto';
+import { Watch, type KubeConfig } from '@kubernetes/client-node';
+import type { Pod } from '../../shared/api/meta.js';
+import { resources } from '../../shared/kube/resources.js';
+import type { KubeRest } from '../../shared/kube/rest.js';
+
+type Status = NonNullable<NonNullable<Pod['status']>['containerStatuses']>[number];
+
+const isReady = (pod: Pod) => pod.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
+const changedContainers = (pod: Pod) => {
+  const statuses = new Map((pod.status?.containerStatuses ?? []).map((s) => [s.name, s.image]));
+  return pod.spec!.containers.filter((c) => statuses.get(c.name) !== c.image).map((c) => c.name);
+};
+
+export class BenchKubelet {
+  private readonly latest = new Map<string, Pod>();
+  private readonly dirty = new Set<string>();
+  private readonly busy = new Set<string>();
+  private readonly unavailable = new Set<string>();
+  private running = 0;
+  private stopped = false;
+  private request?: { abort(): void };
+  /** Most pods seen unavailable (a spec image not running yet, or not ready) at once. */
+  peakUnavailable = 0;
+  patches = 0;
+
+  constructor(private readonly kc: KubeConfig, private readonly rest: KubeRest, private readonly namespace: string, private readonly concurrency = 32) {}
+
+  async start(): Promise<void> {
+    this.stopped = false;
+    const w = new Watch(this.kc);
+    // A watch ends on its own after the apiserver's timeout: start a new one (it replays every pod as ADDED).
+    this.request = await w.watch(`/api/v1/namespaces/${this.namespace}/pods`, {}, (_phase, pod: Pod) => this.seen(pod), () => {
+      if (!this.stopped) setTimeout(() => void this.start().catch(() => {}), 500);
+    });
+  }
+
+  stop(): void {
+    this.stopped = true;
+    try { this.request?.abort(); } catch { /* already closed */ }
+  }
+
+  private seen(pod: Pod): void {
+    const name = pod.metadata?.name ?? '';
+    if ((pod.status?.containerStatuses ?? []).length === 0) return; // kwok has not started it yet
+    const down = changedContainers(pod).length > 0 || !isReady(pod);
+    if (down) this.unavailable.add(name);
+    else this.unavailable.delete(name);
+    this.peakUnavailable = Math.max(this.peakUnavailable, this.unavailable.size);
+    this.latest.set(name, pod);
+    if (down) {
+      this.dirty.add(name);
+      this.pump();
+    }
+  }
+
+  private pump(): void {
+    for (const name of this.dirty) {
+      if (this.running >= this.concurrency) return;
+      if (this.busy.has(name)) continue;
+      this.dirty.delete(name);
+      this.busy.add(name);
+      this.running++;
+      void this.act(this.latest.get(name)!).finally(() => {
+        this.running--;
+        this.busy.delete(name);
+        this.pump();
+      });
+    }
+  }
+
+  /** Restart changed containers (not ready), or report a restarted pod ready. */
+  private async act(pod: Pod): Promise<void> {
+    const changed = changedContainers(pod);
+    if (changed.length === 0 && isReady(pod)) return;
+    const before = new Map((pod.status?.containerStatuses ?? []).map((s) => [s.name, s]));
+    const statuses = pod.spec!.containers.map((c): Status => {
+      const old = before.get(c.name)!;
+      if (!changed.includes(c.name)) return { ...old, ready: changed.length === 0 ? true : old.ready };
+      const image = c.image ?? '';
+      return { ...old, image, imageID: `docker.io/library/${image.split(':')[0]}@sha256:${createHash('sha256').update(image).digest('hex')}`, restartCount: (old.restartCount ?? 0) + 1, ready: false };
+    });
+    const ready = changed.length === 0;
+    const t = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+    const status = { conditions: [{ type: 'ContainersReady', status: ready ? 'True' : 'False', lastTransitionTime: t }, { type: 'Ready', status: ready ? 'True' : 'False', lastTransitionTime: t }], containerStatuses: statuses };
+    this.patches++;
+    try {
+      await this.rest.patch(resources.pods, { namespace: this.namespace, name: pod.metadata!.name!, subresource: 'status' }, 'strategic', { status });
+    } catch {
+      // A pod that is gone; anything else comes back with the next event.
+    }
+  }
+}

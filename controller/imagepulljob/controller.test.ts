@@ -1,0 +1,125 @@
+// The ImagePullJob reconciler over an in-memory apiserver: the thin layer's writes (finalizer, tags, status, secret
+// copies) and its use of the caches, including a cache that lags behind its own writes.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { V1Secret } from '@kubernetes/client-node';
+import type { ImagePullJob, ImagePullJobSpec } from '../../shared/api/image-pull-job.js';
+import type { NodeImage } from '../../shared/api/node-image.js';
+import { resources } from '../../shared/kube/resources.js';
+import { fakeDeps } from '../testing/deps.js';
+import { FakeCluster, RecordingQueue } from '../testing/fake-cluster.js';
+import { imagePullJobController } from './controller.js';
+
+const NODES = ['n1', 'n2', 'n3'];
+const IMAGE = 'e2e/app';
+
+function world(spec: Partial<ImagePullJobSpec>, o: { finalizer?: boolean } = {}) {
+  const cluster = new FakeCluster();
+  cluster.seed(resources.namespaces, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'kruise-daemon-config' } });
+  for (const n of NODES) cluster.seed<NodeImage>(resources.nodeImages, { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'NodeImage', metadata: { name: n, labels: { zone: n === 'n2' ? 'b' : 'a' } }, spec: {} });
+  const { deps, ctx } = fakeDeps(cluster);
+  const queue = new RecordingQueue();
+  const reconcile = imagePullJobController.setup(deps, queue);
+  const job = cluster.seed<ImagePullJob>(resources.imagePullJobs, {
+    apiVersion: 'apps.kruise.io/v1alpha1', kind: 'ImagePullJob',
+    metadata: { name: 'j', namespace: 'ns', ...(o.finalizer === false ? {} : { finalizers: ['apps.kruise.io/deletion-protection'] }) },
+    spec: { image: `${IMAGE}:1`, completionPolicy: { type: 'Always' }, pullPolicy: { timeoutSeconds: 600, backoffLimit: 3 }, imagePullPolicy: 'IfNotPresent', ...spec },
+  });
+  const run = () => queue.drain((k) => reconcile(k, ctx));
+  const ni = (n: string) => cluster.get<NodeImage>(resources.nodeImages, n)!;
+  const holders = () => NODES.filter((n) => ni(n).spec?.images?.[IMAGE]?.tags.some((t) => t.tag === '1'));
+  const getJob = () => cluster.get<ImagePullJob>(resources.imagePullJobs, 'j', 'ns');
+  const report = (n: string, phase: string) => {
+    const cur = ni(n);
+    const version = cur.spec!.images![IMAGE]!.tags[0]!.version;
+    cluster.seed(resources.nodeImages, { ...cur, status: { desired: 1, succeeded: 0, failed: 0, pulling: 0, waiting: 0,
+      imageStatuses: { [IMAGE]: { tags: [{ tag: '1', phase, version, completionTime: '2025-06-01T12:00:00Z' }] } } } });
+  };
+  return { cluster, job, run, ni, holders, getJob, report, queue };
+}
+
+test('parallelism 1 rolls through the nodes as pulls finish, then completes and drops the finalizer', async () => {
+  const w = world({ parallelism: 1, selector: { names: NODES } }, { finalizer: false });
+  await w.run();
+  assert.deepEqual(w.holders(), ['n1']);
+  assert.deepEqual(w.getJob()?.metadata?.finalizers, ['apps.kruise.io/deletion-protection'], 'finalizer ensured');
+  assert.deepEqual({ ...w.getJob()?.status, startTime: undefined }, { startTime: undefined, desired: 3, active: 1, succeeded: 0, failed: 0, message: 'job is running, progress 0.0%' });
+  w.report('n1', 'Succeeded');
+  await w.run();
+  assert.deepEqual(w.holders(), ['n1', 'n2']);
+  w.report('n2', 'Failed');
+  await w.run();
+  w.report('n3', 'Succeeded');
+  await w.run();
+  const st = w.getJob()?.status;
+  assert.deepEqual([st?.succeeded, st?.failed, st?.failedNodes, st?.message, !!st?.completionTime], [2, 1, ['n2'], 'job has completed', true]);
+  assert.deepEqual(w.getJob()?.metadata?.finalizers, []);
+});
+
+test('a cache lagging behind our own writes does not make the job write again or exceed parallelism', async () => {
+  const w = world({ parallelism: 1, selector: { names: NODES } });
+  w.cluster.lagging(resources.nodeImages, true);
+  await w.run();
+  w.queue.add('ns/j');
+  await w.run();
+  w.queue.add('ns/j');
+  await w.run();
+  const puts = w.cluster.calls.filter((c) => c.method === 'PUT' && c.plural === 'nodeimages');
+  assert.deepEqual(puts.map((c) => c.name), ['n1'], 'one write, to the first node only');
+  w.cluster.lagging(resources.nodeImages, false);
+});
+
+test('deleting a running job withdraws its tags, then releases the finalizer', async () => {
+  const w = world({ parallelism: 5 });
+  await w.run();
+  assert.deepEqual(w.holders(), NODES);
+  await w.cluster.rest.delete(resources.imagePullJobs, { namespace: 'ns', name: 'j' });
+  await w.run();
+  assert.deepEqual(w.holders(), []);
+  assert.equal(w.getJob(), undefined, 'gone once the finalizer is released');
+});
+
+test('a selector edit moves the tag; a tag shared with another job keeps that owner', async () => {
+  const w = world({ parallelism: 5, selector: { matchLabels: { zone: 'a' } }, completionPolicy: { type: 'Never' } });
+  const other = { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'ImagePullJob', namespace: 'ns', name: 'k', uid: 'uid-k' };
+  await w.run();
+  assert.deepEqual(w.holders(), ['n1', 'n3']);
+  const n3 = w.ni('n3');
+  n3.spec!.images![IMAGE]!.tags[0]!.ownerReferences!.push(other);
+  w.cluster.seed(resources.nodeImages, n3);
+  const job = w.getJob()!;
+  w.cluster.seed(resources.imagePullJobs, { ...job, spec: { ...job.spec!, selector: { matchLabels: { zone: 'b' } } } });
+  await w.run();
+  assert.deepEqual(w.holders(), ['n2', 'n3']);
+  assert.deepEqual(w.ni('n3').spec!.images![IMAGE]!.tags[0]!.ownerReferences, [other], 'n3 keeps the tag for the other job');
+  assert.equal(w.ni('n1').spec?.images, undefined);
+});
+
+test('a pull-policy edit reaches the tags the job owns (kruise#2221)', async () => {
+  const w = world({ parallelism: 5, pullPolicy: { timeoutSeconds: 15, backoffLimit: 1 } });
+  await w.run();
+  const job = w.getJob()!;
+  w.cluster.seed(resources.imagePullJobs, { ...job, spec: { ...job.spec!, pullPolicy: { timeoutSeconds: 10, backoffLimit: 1 } } });
+  await w.run();
+  for (const n of NODES) assert.equal(w.ni(n).spec!.images![IMAGE]!.tags[0]!.pullPolicy?.timeoutSeconds, 10, n);
+});
+
+test('pull secrets: copied into kruise-daemon-config, listed in the NodeImages, released at completion', async () => {
+  const w = world({ parallelism: 5, selector: { names: ['n1'] }, pullSecrets: ['reg'] });
+  w.cluster.seed<V1Secret>(resources.secrets, { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'reg', namespace: 'ns' }, type: 'kubernetes.io/dockerconfigjson', data: { '.dockerconfigjson': 'e30=' } });
+  await w.run();
+  const copies = (await w.cluster.rest.list<V1Secret>(resources.secrets)).items.filter((s) => s.metadata?.namespace === 'kruise-daemon-config');
+  assert.equal(copies.length, 1);
+  assert.deepEqual(w.ni('n1').spec!.images![IMAGE]!.pullSecrets, [{ namespace: 'kruise-daemon-config', name: copies[0]!.metadata!.name }]);
+  assert.equal(copies[0]!.metadata?.annotations?.['imagepulljobs.kruise.io/references'], 'ns/j');
+  w.report('n1', 'Succeeded');
+  await w.run();
+  assert.ok(w.getJob()?.status?.completionTime);
+  assert.equal((await w.cluster.rest.list<V1Secret>(resources.secrets)).items.filter((s) => s.metadata?.namespace === 'kruise-daemon-config').length, 0);
+});
+
+test('an Always job past its TTL is deleted', async () => {
+  const w = world({ parallelism: 5, selector: { names: [] }, completionPolicy: { type: 'Always', ttlSecondsAfterFinished: 0 } });
+  await w.run();
+  assert.equal(w.getJob(), undefined, 'matched nothing, completed at once, TTL 0');
+});

@@ -1,0 +1,158 @@
+// imagepulljob-controller (spec/daemon-and-controllers.md §3.2): puts the job's image tag into the NodeImages of its
+// target nodes, at most `parallelism` pulling at once, and reports progress from the NodeImage statuses the daemon
+// writes. Unlike upstream, edits of a running job reach the NodeImages: a node leaving the selector loses the job's
+// tag, and pull-policy edits are written to the tags it owns (openkruise/kruise#2221; docs/compatibility.md).
+import type { V1Namespace, V1Secret } from '@kubernetes/client-node';
+import { ImagePullJobDeletionProtectionFinalizer as Finalizer, type ImagePullJob } from '../../shared/api/image-pull-job.js';
+import type { Pod } from '../../shared/api/meta.js';
+import { KRUISE_API_VERSION } from '../../shared/api/meta.js';
+import type { NodeImage } from '../../shared/api/node-image.js';
+import { ImageReferenceError, normalizeImageRef } from '../../shared/domain/image-ref.js';
+import { LabelSelectorError } from '../../shared/domain/label-selector.js';
+import { freshView } from '../../shared/kube/fresh-view.js';
+import { metaTime, parseMetaTime } from '../../shared/kube/meta-time.js';
+import { objectKey } from '../../shared/kube/keys.js';
+import { resources, withTypeMeta } from '../../shared/kube/resources.js';
+import { TerminalError, type Result } from '../../shared/reconcile/types.js';
+import type { Controller } from '../types.js';
+import { computeStatus, parallelismOf } from './job-status.js';
+import { OwnerIndex } from './owner-index.js';
+import { planSecrets } from './secret-copies.js';
+import { withJobTag, withoutJobTags } from './tag-edit.js';
+import { alignTag, tagPullPolicy } from './tag-policy.js';
+import { mayTarget, selectTargets } from './targets.js';
+import { jobsForNodeImage, jobsForPod, jobsForSecret } from './watch.js';
+import { applySecretPlan, FIELD_MANAGER, forEachLimit, updateNodeImage } from './writes.js';
+
+/** NodeImage writes in flight per reconcile: upstream writes one after another, which is slow for large jobs. */
+const WRITE_CONCURRENCY = 16;
+
+export const imagePullJobController: Controller = {
+  name: 'imagepulljob-controller',
+  workers: 3,
+  setup({ informers, rest, clock, config }, queue) {
+    const jobCache = informers.cache<ImagePullJob>(resources.imagePullJobs);
+    const niCache = informers.cache<NodeImage>(resources.nodeImages);
+    const pods = informers.cache<Pod>(resources.pods);
+    const secrets = informers.cache<V1Secret>(resources.secrets);
+    const namespaces = informers.cache<V1Namespace>(resources.namespaces);
+    const jobs = freshView(jobCache, () => clock.now());
+    const nodeImages = freshView(niCache, () => clock.now());
+    const index = new OwnerIndex();
+    /** Each job's targets at its last reconcile: a NodeImage leaving them must wake the job too. */
+    const lastTargets = new Map<string, Set<string>>();
+    const policy = { defaultTtlSecondsForAlways: config.defaultTtlSecondsForAlwaysNodeImage };
+    const podsOnNode = (node: string) => pods.list().filter((p) => p.spec?.nodeName === node);
+    const watchState = {
+      jobs: () => jobCache.list(), lastTargets, index,
+      mayTarget: (j: ImagePullJob, ni: NodeImage) => mayTarget(j, ni, () => podsOnNode(ni.metadata?.name ?? '')),
+    };
+
+    jobCache.onChange((job) => queue.add(objectKey(job)));
+    niCache.onChange((ni) => {
+      const name = ni.metadata!.name!;
+      const before = index.jobsOn(name);
+      index.update(name, niCache.get(name));
+      for (const key of jobsForNodeImage(watchState, name, niCache.get(name), before)) queue.add(key);
+    });
+    pods.onChange((pod) => { for (const key of jobsForPod(watchState, pod)) queue.add(key); });
+    secrets.onChange((s) => { for (const key of jobsForSecret(watchState, s, config.daemonConfigNamespace)) queue.add(key); });
+
+    const secretPlan = (job: ImagePullJob, finished: boolean) => planSecrets({
+      job, finished, daemonNamespace: config.daemonConfigNamespace,
+      source: (name) => secrets.get(`${job.metadata?.namespace}/${name}`),
+      copies: secrets.list().filter((s) => s.metadata?.namespace === config.daemonConfigNamespace),
+    });
+    const setFinalizers = async (job: ImagePullJob, finalizers: string[]) => {
+      jobs.wrote(await rest.replace(resources.imagePullJobs, withTypeMeta(resources.imagePullJobs, { ...job, metadata: { ...job.metadata, finalizers } }), { fieldManager: FIELD_MANAGER }));
+    };
+    const withdrawAll = (uid: string) => forEachLimit(index.nodeImagesOf(uid), WRITE_CONCURRENCY,
+      (name) => updateNodeImage(rest, nodeImages, name, (ni) => withoutJobTags(ni, uid)));
+    /** Upstream's finalize: release the secret copies, then drop the protection finalizer. */
+    const finalize = async (job: ImagePullJob) => {
+      await applySecretPlan(rest, secretPlan(job, true));
+      const finalizers = job.metadata?.finalizers ?? [];
+      if (finalizers.includes(Finalizer)) await setFinalizers(job, finalizers.filter((f) => f !== Finalizer));
+    };
+
+    return async (key, { log }): Promise<Result | void> => {
+      const job = jobs.get(key);
+      if (!job) { lastTargets.delete(key); return; }
+      const uid = job.metadata?.uid ?? '';
+      if (job.metadata?.deletionTimestamp) {
+        if (!job.metadata.finalizers?.includes(Finalizer)) return;
+        await withdrawAll(uid);
+        await finalize(job);
+        return;
+      }
+      const now = clock.now();
+      if (job.status?.completionTime) {
+        await finalize(job);
+        const ttl = job.spec?.completionPolicy?.ttlSecondsAfterFinished;
+        if (ttl == null) return;
+        const left = (parseMetaTime(job.status.completionTime) ?? now) + ttl * 1000 - now;
+        if (left > 0) return { requeueAfterMs: left };
+        await rest.delete(resources.imagePullJobs, { namespace: job.metadata?.namespace, name: job.metadata?.name ?? '' }, { uid });
+        log.info('deleted ImagePullJob after ttlSecondsAfterFinished');
+        return;
+      }
+
+      let image: { name: string; tag: string };
+      let targets: NodeImage[];
+      try {
+        image = normalizeImageRef(job.spec?.image ?? '');
+        targets = selectTargets(job, { nodeImage: (n) => nodeImages.get(n), nodeImages: () => nodeImages.list(),
+          pods: (ns) => pods.list().filter((p) => p.metadata?.namespace === ns) });
+      } catch (err) {
+        if (err instanceof ImageReferenceError || err instanceof LabelSelectorError) throw new TerminalError(`invalid ImagePullJob: ${err.message}`, { cause: err });
+        throw err;
+      }
+      let current = job;
+      if (!job.metadata?.finalizers?.includes(Finalizer)) {
+        await setFinalizers(job, [...(job.metadata?.finalizers ?? []), Finalizer]);
+        current = jobs.get(key) ?? job;
+      }
+      lastTargets.set(key, new Set(targets.map((t) => t.metadata!.name!)));
+
+      const plan = secretPlan(current, false);
+      if (plan.missing.length) log.warn({ secrets: plan.missing }, 'pull secrets not found; pulling without them');
+      if (plan.create.length || plan.update.length) {
+        const ns = namespaces.get(config.daemonConfigNamespace);
+        if (!ns || ns.metadata?.deletionTimestamp) throw new Error(`namespace ${config.daemonConfigNamespace} for pull-secret copies is ${ns ? 'terminating' : 'missing'}`);
+      }
+      await applySecretPlan(rest, plan);
+
+      const nowTime = metaTime(now);
+      const random = Math.random;
+      const align = (t: Parameters<typeof alignTag>[0]) => alignTag(t, current, policy, random);
+      const result = computeStatus({ job: current, image, targets, secrets: plan.refs, drifted: (t) => align(t) !== undefined, now, nowTime });
+      if (!result.status.completionTime) {
+        const targetNames = lastTargets.get(key)!;
+        await forEachLimit(index.nodeImagesOf(uid), WRITE_CONCURRENCY, (name) => updateNodeImage(rest, nodeImages, name,
+          (ni) => withoutJobTags(ni, uid, targetNames.has(name) ? image : undefined)));
+        const room = Math.max(0, parallelismOf(current) - result.status.active);
+        const owner = { apiVersion: KRUISE_API_VERSION, kind: 'ImagePullJob', name: current.metadata?.name, namespace: current.metadata?.namespace, uid };
+        const jobTag = { image, owner, secrets: plan.refs, job: current, now: nowTime, align };
+        const writes = [...result.needsUpdate, ...result.notSynced.slice(0, room)];
+        await forEachLimit(writes, WRITE_CONCURRENCY, (name) => updateNodeImage(rest, nodeImages, name,
+          (ni) => withJobTag(ni, { ...jobTag, pullPolicy: tagPullPolicy(current, policy, random) })));
+      }
+
+      if (canonical(current.status) !== canonical(result.status)) {
+        jobs.wrote(await rest.replace(resources.imagePullJobs, withTypeMeta(resources.imagePullJobs, { ...current, status: result.status }), { subresource: 'status', fieldManager: FIELD_MANAGER }));
+        return;
+      }
+      const deadline = current.spec?.completionPolicy?.activeDeadlineSeconds;
+      if (current.spec?.completionPolicy?.type !== 'Never' && deadline != null) {
+        const left = (parseMetaTime(result.status.startTime) ?? now) + deadline * 1000 - now;
+        return { requeueAfterMs: Math.max(1000, left) };
+      }
+    };
+  },
+};
+
+/** JSON with sorted keys, for "did the status change". */
+function canonical(v: unknown): string {
+  return JSON.stringify(v ?? null, (_k, val: unknown) =>
+    val && typeof val === 'object' && !Array.isArray(val) ? Object.fromEntries(Object.entries(val).sort(([a], [b]) => (a < b ? -1 : 1))) : val);
+}

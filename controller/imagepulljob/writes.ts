@@ -1,0 +1,70 @@
+// The ImagePullJob controller's writes: NodeImage read-modify-write with conflict retry, a bounded pool for writing
+// many NodeImages at once, and applying a pull-secret plan.
+import type { V1Secret } from '@kubernetes/client-node';
+import type { NodeImage, NodeImageSpec } from '../../shared/api/node-image.js';
+import type { FreshView } from '../../shared/kube/fresh-view.js';
+import { resources, withTypeMeta } from '../../shared/kube/resources.js';
+import { isConflict, isNotFound, type KubeRest } from '../../shared/kube/rest.js';
+import type { SecretPlan } from './secret-copies.js';
+
+export const FIELD_MANAGER = 'kruise-ts-imagepulljob';
+const CONFLICT_RETRIES = 5;
+
+/**
+ * Applies `mutate` to the NodeImage and writes it, re-reading from the API on a conflict (another job or the
+ * NodeImage controller wrote first, or the cached copy was stale). `mutate` returning undefined means "already as
+ * wanted". A NodeImage that is gone is nothing to do.
+ */
+export async function updateNodeImage(rest: KubeRest, view: FreshView<NodeImage>, name: string,
+  mutate: (ni: NodeImage) => NodeImageSpec | undefined): Promise<boolean> {
+  let ni = view.get(name);
+  for (let attempt = 0; ni; attempt++) {
+    const spec = mutate(ni);
+    if (!spec) return false;
+    try {
+      view.wrote(await rest.replace(resources.nodeImages, withTypeMeta(resources.nodeImages, { ...ni, spec }), { fieldManager: FIELD_MANAGER }));
+      return true;
+    } catch (err) {
+      if (isNotFound(err)) return false;
+      if (!isConflict(err) || attempt >= CONFLICT_RETRIES) throw err;
+      ni = await rest.find<NodeImage>(resources.nodeImages, { name });
+    }
+  }
+  return false;
+}
+
+/** Runs `fn` over `items` with at most `limit` in flight; rejects with the first error after all settled. */
+export async function forEachLimit<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<unknown>): Promise<void> {
+  let next = 0;
+  let firstError: unknown;
+  const worker = async () => {
+    while (next < items.length) {
+      const item = items[next++]!;
+      try { await fn(item); } catch (err) { firstError ??= err; }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  if (firstError !== undefined) throw firstError;
+}
+
+/**
+ * Creates, updates and deletes pull-secret copies. A create that finds the copy already there (the cache had not
+ * seen our earlier create) brings that copy's data up to date instead.
+ */
+export async function applySecretPlan(rest: KubeRest, plan: SecretPlan): Promise<void> {
+  for (const s of plan.create) {
+    try {
+      await rest.create(resources.secrets, s, { fieldManager: FIELD_MANAGER });
+    } catch (err) {
+      if (!isConflict(err)) throw err;
+      const found = await rest.get<V1Secret>(resources.secrets, { namespace: s.metadata!.namespace!, name: s.metadata!.name! });
+      if (JSON.stringify(found.data ?? {}) !== JSON.stringify(s.data ?? {}) || found.type !== s.type) {
+        await rest.replace(resources.secrets, withTypeMeta(resources.secrets, { ...found, type: s.type, data: s.data ?? {} }), { fieldManager: FIELD_MANAGER });
+      }
+    }
+  }
+  for (const s of plan.update) await rest.replace(resources.secrets, withTypeMeta(resources.secrets, s), { fieldManager: FIELD_MANAGER });
+  for (const s of plan.delete) {
+    await rest.delete(resources.secrets, { namespace: s.metadata!.namespace!, name: s.metadata!.name! }, { uid: s.metadata?.uid });
+  }
+}

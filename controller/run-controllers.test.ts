@@ -1,0 +1,23 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { selectControllers } from './run-controllers.js';
+import type { Controller } from './types.js';
+
+const c = (name: string, featureGate?: Controller['featureGate']): Controller => ({ name, workers: 1, featureGate, setup: () => async () => {} });
+const all = [c('plain'), c('gated', 'ResourceDistributionGate')];
+const names = (cs: Controller[]) => cs.map((x) => x.name);
+
+test('selectControllers: all controllers whose gate is on when none are named', () => {
+  assert.deepEqual(names(selectControllers(all, [], {})), ['plain']);
+  assert.deepEqual(names(selectControllers(all, [], { ResourceDistributionGate: true })), ['plain', 'gated']);
+});
+
+test('selectControllers: a named controller whose gate is off is an error saying which gate to turn on', () => {
+  assert.throws(() => selectControllers(all, ['gated'], { ResourceDistributionGate: false }),
+    /controller gated needs feature gate ResourceDistributionGate \(FEATURE_GATES=ResourceDistributionGate=true\)/);
+  assert.deepEqual(names(selectControllers(all, ['gated'], { ResourceDistributionGate: true })), ['gated']);
+});
+
+test('selectControllers: unknown names list the known ones', () => {
+  assert.throws(() => selectControllers(all, ['nope']), /unknown controllers nope; known: plain, gated/);
+});

@@ -1,0 +1,64 @@
+// Which SidecarSets a pod change concerns, and how soon to look (spec/daemon-and-controllers.md §6.9). The cache hands
+// us only the new pod, so the facts the old one had are kept as a small summary per pod.
+import type { Pod } from '../../shared/api/meta.js';
+import type { SidecarSet } from '../../shared/api/sidecarset.js';
+import { hasSidecarContainers, isPodReadyCondition, isPodStateConsistent } from './pod-state.js';
+
+/** The parts of a pod that decide whether an update is worth a reconcile. */
+export interface PodSummary {
+  resourceVersion: string;
+  deleting: boolean;
+  ready: boolean;
+  labels: string;
+  /** isPodStateConsistent per SidecarSet name. */
+  consistent: ReadonlyMap<string, boolean>;
+}
+
+const labelsKey = (pod: Pod) => {
+  const l = pod.metadata?.labels ?? {};
+  return JSON.stringify(Object.keys(l).sort().map((k) => [k, l[k]]));
+};
+
+/** `sets` are the pod's injected SidecarSets that exist and whose containers the pod carries. */
+export function summarize(pod: Pod, sets: readonly SidecarSet[]): PodSummary {
+  return {
+    resourceVersion: pod.metadata?.resourceVersion ?? '',
+    deleting: Boolean(pod.metadata?.deletionTimestamp),
+    ready: isPodReadyCondition(pod),
+    labels: labelsKey(pod),
+    consistent: new Map(sets.map((s) => [s.metadata?.name ?? '', isPodStateConsistent(s, pod)])),
+  };
+}
+
+/** getPodMatchedSidecarSets: the injected SidecarSets (by name) that exist and whose containers the pod has. */
+export function relevantSets(pod: Pod, injected: Iterable<string>, get: (name: string) => SidecarSet | undefined): SidecarSet[] {
+  const out: SidecarSet[] = [];
+  for (const name of injected) {
+    const s = get(name);
+    if (s && hasSidecarContainers(s, pod)) out.push(s);
+  }
+  return out;
+}
+
+export interface Enqueue { set: string; afterMs: number }
+
+/**
+ * A new pod concerns all its relevant SidecarSets. An update (new resourceVersion) concerns those not NotUpdate when
+ * deletion started or readiness flipped (now), else when consistency flipped (after 5 s, giving kubelet time to report
+ * the rest), else when labels changed and the SidecarSet upgrades by selector (now).
+ */
+export function podChangeEnqueues(before: PodSummary | undefined, after: PodSummary, sets: readonly SidecarSet[]): Enqueue[] {
+  const names = sets.map((s) => s.metadata?.name ?? '');
+  if (!before) return names.map((set) => ({ set, afterMs: 0 }));
+  if (before.resourceVersion === after.resourceVersion) return [];
+  const statusChanged = (!before.deleting && after.deleting) || (!before.deleting && before.ready !== after.ready);
+  const out: Enqueue[] = [];
+  for (const s of sets) {
+    if (s.spec?.updateStrategy?.type === 'NotUpdate') continue;
+    const set = s.metadata?.name ?? '';
+    if (statusChanged) out.push({ set, afterMs: 0 });
+    else if ((before.consistent.get(set) ?? after.consistent.get(set)) !== after.consistent.get(set)) out.push({ set, afterMs: 5_000 });
+    else if (before.labels !== after.labels && s.spec?.updateStrategy?.selector) out.push({ set, afterMs: 0 });
+  }
+  return out;
+}

@@ -1,0 +1,172 @@
+// One SidecarSet reconcile, in upstream v1.8.2's order (spec/daemon-and-controllers.md §6.3): matched pods →
+// revision → status → expectations → hot-upgrade flips → stop conditions → next batch of in-place upgrades.
+import type { Logger } from 'pino';
+import type { Pod } from '../../shared/api/meta.js';
+import { KRUISE_API_VERSION } from '../../shared/api/meta.js';
+import type { SidecarSet } from '../../shared/api/sidecarset.js';
+import type { Clock } from '../../shared/clock.js';
+import { AdmissionDeniedError } from '../../shared/errors.js';
+import type { Cache } from '../../shared/kube/informer.js';
+import type { EventRecorder } from '../../shared/kube/event-recorder.js';
+import { resources } from '../../shared/kube/resources.js';
+import { isNotFound, type KubeRest } from '../../shared/kube/rest.js';
+import { TerminalError, type ReconcileFn } from '../../shared/reconcile/types.js';
+import type { UpdateExpectations } from './expectations.js';
+import { flipHotUpgrade, hasHotUpgradeContainers, needsFlip } from './hot-upgrade-flip.js';
+import { matchedPods, matchingSetNames, type NamespaceLabels } from './matched-pods.js';
+import type { PodIndex } from './pod-index.js';
+import { isPodSidecarUpdated, podSetHash, setHash } from './pod-state.js';
+import { upgradePod } from './pod-upgrade.js';
+import { patchPodStatus, updatePod } from './pod-writes.js';
+import { ownedRevisions, type Revision } from './revision-history.js';
+import { FIELD_MANAGER, syncRevisions } from './revision-sync.js';
+import { computeStatus, statusChanged } from './status.js';
+import { upgradableConditionPatch } from './upgradable-condition.js';
+import { planUpgrade } from './upgrade-plan.js';
+
+export interface ReconcileDeps {
+  rest: KubeRest;
+  clock: Clock;
+  log: Logger;
+  events: EventRecorder;
+  /** kruise-ts's namespace, where ControllerRevisions live. */
+  namespace: string;
+  sidecarSets: Cache<SidecarSet>;
+  pods: Cache<Pod>;
+  revisions: Cache<Revision>;
+  namespaceLabels: NamespaceLabels;
+  index: PodIndex;
+  expectations: UpdateExpectations;
+}
+
+/** How long to wait for the cache to show pods this process just updated (upstream: 1 s). */
+export const EXPECTATIONS_RETRY_MS = 1_000;
+
+/**
+ * Pod writes of one round in flight at once. Upstream writes them one after another; a batch of 1,000 pods (10% of
+ * 10,000) then takes minutes. Which pods are written does not change, only how long the batch takes.
+ */
+export const POD_WRITE_CONCURRENCY = 16;
+
+/** Runs `f` over `items` with at most `n` in flight; the first failure is rethrown once the rest settled. */
+async function forEachLimit<T>(items: readonly T[], n: number, f: (t: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  let failure: { err: unknown } | undefined;
+  await Promise.all(Array.from({ length: Math.min(n, items.length) }, async () => {
+    while (next < items.length && !failure) {
+      const item = items[next++]!;
+      try { await f(item); } catch (err) { failure ??= { err }; }
+    }
+  }));
+  if (failure) throw failure.err;
+}
+
+const podKey = (pod: Pod) => `${pod.metadata?.namespace ?? ''}/${pod.metadata?.name ?? ''}`;
+const at = (pod: Pod) => ({ namespace: pod.metadata?.namespace ?? '', name: pod.metadata?.name ?? '' });
+const asSidecarSet = (set: SidecarSet) => ({ apiVersion: KRUISE_API_VERSION, kind: 'SidecarSet', metadata: set.metadata });
+const asPod = (pod: Pod) => ({ apiVersion: 'v1', kind: 'Pod', metadata: pod.metadata });
+
+export function sidecarSetReconciler(deps: ReconcileDeps): ReconcileFn {
+  const { rest, clock, expectations } = deps;
+  const now = () => new Date(clock.now());
+
+  const gatherPods = (set: SidecarSet): Pod[] => {
+    const candidates: Pod[] = [];
+    for (const key of deps.index.podsOf(set.metadata?.name ?? '')) {
+      const pod = deps.pods.get(key);
+      if (pod) candidates.push(pod);
+    }
+    try {
+      return matchedPods(set, candidates, deps.namespaceLabels);
+    } catch (err) {
+      if (err instanceof AdmissionDeniedError) throw new TerminalError(err.message, { cause: err });
+      throw err;
+    }
+  };
+
+  /** Expectations: observe every matched pod; pods that left the set are no longer awaited. */
+  const awaitedPods = (set: SidecarSet, pods: readonly Pod[]): string[] => {
+    const name = set.metadata?.name ?? '';
+    const hash = setHash(set);
+    const matched = new Set<string>();
+    for (const pod of pods) {
+      matched.add(podKey(pod));
+      expectations.observe(name, hash, podKey(pod), podSetHash(pod, set));
+    }
+    for (const key of expectations.pending(name)) if (!matched.has(key)) expectations.forget(name, key);
+    return expectations.unsatisfied(name, hash);
+  };
+
+  const flip = async (set: SidecarSet, pods: readonly Pod[]) => {
+    await forEachLimit(pods.filter((p) => needsFlip(set, p)), POD_WRITE_CONCURRENCY, async (pod) => {
+      try {
+        const written = await updatePod(rest, clock, at(pod), (fresh) => needsFlip(set, fresh) && flipHotUpgrade(set, fresh, now()).length > 0, pod);
+        if (written) deps.events.event(asPod(written), 'Normal', 'ResetContainerSucceed', 'reset sidecar container image empty successfully');
+      } catch (err) {
+        deps.events.event(asPod(pod), 'Warning', 'ResetContainerFailed', `reset sidecar container image empty failed: ${(err as Error).message}`);
+        throw err;
+      }
+    });
+  };
+
+  const markUpgradable = async (set: SidecarSet, pod: Pod, upgradable: boolean) => {
+    const patch = upgradableConditionPatch(pod, set.metadata?.name ?? '', upgradable, now());
+    if (patch) await patchPodStatus(rest, at(pod), patch);
+  };
+
+  const upgrade = async (set: SidecarSet, pods: readonly Pod[], log: Logger) => {
+    const plan = planUpgrade(set, pods);
+    await forEachLimit(plan.notUpgradable, POD_WRITE_CONCURRENCY, (pod) => markUpgradable(set, pod, false));
+    if (plan.notUpgradable.length > 0) {
+      deps.events.event(asSidecarSet(set), 'Normal', 'NotUpgradablePods',
+        `SidecarSet in-place update detected ${plan.notUpgradable.length} not upgradable pod(s) in this round, will skip them.`);
+    }
+    const name = set.metadata?.name ?? '';
+    const allSets = deps.sidecarSets.list();
+    await forEachLimit(plan.upgrade, POD_WRITE_CONCURRENCY, async (pod) => {
+      // A pod another process (or an earlier run of this one) already moved to this hash is left as it is; a stale
+      // cached copy finds out through the conflict and the GET that follows.
+      await updatePod(rest, clock, at(pod), (fresh) => {
+        if (isPodSidecarUpdated(set, fresh)) return false;
+        upgradePod(set, fresh, { now: now(), injectedList: (p) => matchingSetNames(p, allSets, deps.namespaceLabels) });
+        return true;
+      }, pod);
+      expectations.expectUpdated(name, setHash(set), podKey(pod));
+      await markUpgradable(set, pod, true);
+    });
+    if (plan.upgrade.length > 0) log.info({ count: plan.upgrade.length, pods: plan.upgrade.slice(0, 20).map(podKey) }, 'updated sidecar images in place');
+  };
+
+  return async (name, { log }) => {
+    const cached = deps.sidecarSets.get(name);
+    if (!cached) {
+      expectations.deleteSet(name);
+      return;
+    }
+    const pods = gatherPods(cached);
+    const revisions = ownedRevisions(deps.revisions.list(), cached);
+    const latest = await syncRevisions({ rest, log, namespace: deps.namespace }, cached, revisions, pods);
+    const status = computeStatus(cached, pods, latest.revision.metadata?.name ?? '', latest.collisionCount);
+    if (statusChanged(cached.status, status)) {
+      try {
+        await rest.patch(resources.sidecarSets, { name, subresource: 'status' }, 'merge', { status }, { fieldManager: FIELD_MANAGER });
+      } catch (err) {
+        if (isNotFound(err)) return;
+        throw err;
+      }
+    }
+    const set: SidecarSet = { ...cached, status };
+
+    const waiting = awaitedPods(set, pods);
+    if (waiting.length > 0) {
+      log.debug({ pods: waiting }, 'updated pods not yet in the cache; looking again shortly');
+      return { requeueAfterMs: EXPECTATIONS_RETRY_MS };
+    }
+    // v1.8.2 flips even when the SidecarSet is paused or NotUpdate (spec §9 quirk 15).
+    if (hasHotUpgradeContainers(set)) await flip(set, pods);
+
+    const strategy = set.spec?.updateStrategy ?? {};
+    if (strategy.type === 'NotUpdate' || status.updatedPods >= status.matchedPods || strategy.paused) return;
+    await upgrade(set, pods, log);
+  };
+}

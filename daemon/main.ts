@@ -1,0 +1,85 @@
+// Composition root of the node daemon (kruise-daemon): the only place that reads process.env, handles signals or
+// exits. One process per node: the CRI connection, node-scoped informers and the node-local controllers.
+import { setMaxListeners } from 'node:events';
+import { ConfigError, loadDaemonConfig, type DaemonConfig } from '../shared/config.js';
+import { loadKubeConfig } from '../shared/kube/client.js';
+import { informerFactory } from '../shared/kube/informer-factory.js';
+import { makeRest } from '../shared/kube/rest.js';
+import { createLogger } from '../shared/log.js';
+import type { DaemonContext, NodeController } from './context.js';
+import { startContainerRecreate } from './containerrecreate/controller.js';
+import { connectRuntime } from './cri/connect.js';
+import { startHealthServer, type HealthCheck } from './health.js';
+import { startImagePuller } from './imagepuller/controller.js';
+import { createDaemonMetrics } from './metrics.js';
+
+/** The manifest's terminationGracePeriodSeconds is 10: leave room to exit on our own before SIGKILL. */
+const SHUTDOWN_GRACE_MS = 8_000;
+const CRI_CHECK_TIMEOUT_MS = 5_000;
+
+function config(): DaemonConfig {
+  try {
+    return loadDaemonConfig(process.env);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(2);
+    }
+    throw err;
+  }
+}
+
+async function main(): Promise<void> {
+  const cfg = config();
+  const log = createLogger({ level: cfg.logLevel, name: 'kruise-daemon' });
+  const stop = new AbortController();
+  // Every informer, queue and pull listens on this one signal; the default cap of 10 would warn about a non-leak.
+  setMaxListeners(256, stop.signal);
+  const metrics = createDaemonMetrics({ defaultMetrics: true });
+
+  const runtime = await connectRuntime({ endpoint: cfg.criEndpoint, socketFile: cfg.criSocketFile });
+  log.info({ node: cfg.nodeName, socket: runtime.socketPath, runtime: runtime.runtimeName }, 'connected to the container runtime');
+  const kc = loadKubeConfig(cfg);
+  const rest = makeRest(kc);
+  const ctx: DaemonContext = {
+    config: cfg, log, kc, rest, informers: informerFactory({ kc, rest, signal: stop.signal, log }),
+    cri: runtime.cri, runtimeName: runtime.runtimeName, metrics, signal: stop.signal,
+  };
+
+  // The node-local controllers, in upstream's order.
+  const controllers: NodeController[] = [startImagePuller(ctx), startContainerRecreate(ctx)];
+
+  const criReachable: HealthCheck = { name: 'criReachable', check: async () => { await runtime.cri.runtime.version({ timeoutMs: CRI_CHECK_TIMEOUT_MS }); } };
+  const health = await startHealthServer({
+    host: cfg.bindAddress, port: cfg.healthPort, registry: metrics.registry, log,
+    checks: () => [...controllers.flatMap((c) => c.healthChecks), criReachable],
+  });
+  log.info({ bind: cfg.bindAddress, port: health.port, controllers: controllers.map((c) => c.name) }, 'daemon started');
+
+  let closing = false;
+  const shutdown = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    log.info({ signal }, 'shutting down');
+    const force = setTimeout(() => {
+      log.warn('controllers did not stop in time; exiting');
+      process.exit(1);
+    }, SHUTDOWN_GRACE_MS);
+    force.unref();
+    stop.abort();
+    void Promise.allSettled(controllers.map((c) => c.done))
+      .then(() => health.close())
+      .finally(() => {
+        runtime.cri.close();
+        log.info('stopped');
+        process.exit(0);
+      });
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+}
+
+main().catch((err) => {
+  process.stderr.write(`kruise-daemon failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.exit(1);
+});
