@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { load, loadAll } from 'js-yaml';
 import { REAL_NODE_LABEL, REAL_NODE_TAINT } from './harness/node/index.js';
+import { podLogsOnNode } from './harness/node/diagnostics.js';
 import { eventually, getJson, kubectl, kubectlOk, stack } from './harness/kube.js';
 
 interface ContainerStatus { name: string; ready: boolean; image: string; imageID: string; containerID?: string; restartCount: number; state: { running?: object } }
@@ -149,7 +150,7 @@ describe('seed replay on the real node', { skip, timeout: 1_200_000 }, () => {
         const ni = getJson<{ status?: { succeeded?: number; imageStatuses?: Record<string, { tags: { tag: string; phase: string; progress?: number }[] }> } }>(['nodeimage', name]);
         const tag = ni.status?.imageStatuses?.ubuntu?.tags.find((t) => t.tag === 'latest');
         return tag?.phase === 'Succeeded' && tag.progress === 100 && (ni.status?.succeeded ?? 0) >= 1;
-      }, 180_000);
+      }, 180_000).catch((err: Error) => { throw new Error(`${err.message}\n${podLogsOnNode(name, 'kruise-system', 'control-plane=daemon')}`); });
       const ev = getJson<{ items: (Event & { message: string })[] }>(['events', '-A', '--field-selector', `involvedObject.kind=NodeImage,involvedObject.name=${name}`]).items;
       assert.ok(ev.some((e) => e.reason === 'PullImageSucceed' && e.message.startsWith('Image ubuntu:latest, ecalpsedTime')), JSON.stringify(ev.map((e) => e.message)));
       const images = execFileSync('ctr', ['-a', node?.containerd?.socket ?? '', '-n', 'k8s.io', 'images', 'ls', '-q'], { encoding: 'utf8' });

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { load } from 'js-yaml';
 import { REAL_NODE_LABEL, REAL_NODE_TAINT } from './harness/node/index.js';
+import { podLogsOnNode } from './harness/node/diagnostics.js';
 import { eventually, getJson, kubectl, kubectlOk, serves, stack } from './harness/kube.js';
 import { waitFor } from './harness/runtime/process.js';
 
@@ -155,6 +156,7 @@ describe('kruise-ts itself as real pods on the real node', { skip: skip || (type
     if (typeof s === 'string' || !s.inCluster) return;
     // hostNetwork: its health server is on the node's loopback; /healthz includes a CRI Version call.
     const port = s.inCluster.daemonHealthPort;
-    await waitFor('daemon /healthz', async () => (await fetch(`http://127.0.0.1:${port}/healthz`)).ok, 180_000);
+    await waitFor('daemon /healthz', async () => (await fetch(`http://127.0.0.1:${port}/healthz`)).ok, 180_000)
+      .catch((err: Error) => { throw new Error(`${err.message}\n${podLogsOnNode(name, 'kruise-system', 'control-plane=daemon')}`); });
   });
 });

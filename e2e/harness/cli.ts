@@ -40,23 +40,22 @@ async function up(): Promise<StackState> {
   const logDir = join(dir, 'logs');
   mkdirSync(logDir, { recursive: true });
   const t0 = Date.now();
-  // Filled once the control plane is up; the node's state is written into it from then on.
-  const live: { stack?: StackState; node?: StackState['realNode'] } = {};
-  const node = REAL_NODE ? launchRealNode({ repoRoot, name: REAL_NODE_NAME, bin, logDir, onState: (ns) => {
-    live.node = ns;
-    if (live.stack) { live.stack.realNode = ns; writeState(stateFile, live.stack); }
-  } }) : undefined;
+  // Written from the first process on, so `down` (or the next `up`) stops what an interrupted start left.
+  const live: StackState = { dir, kubeconfig: join(dir, 'admin.kubeconfig'), server: '', logDir, dataDirs: [], processes: [] };
+  const save = () => writeState(stateFile, live);
+  save();
+  const node = REAL_NODE ? launchRealNode({ repoRoot, name: REAL_NODE_NAME, bin, logDir, onState: (ns) => { live.realNode = ns; save(); } }) : undefined;
   let cluster: Cluster;
   try {
-    cluster = await startCluster({ dir, bin });
+    cluster = await startCluster({ dir, bin, onProgress: (p) => { Object.assign(live, p); save(); } });
   } catch (err) {
     await node?.abort(err);
+    await down(true);
     throw err;
   }
   const { daemons: _d, stop: _s, ...state } = cluster;
-  const s: StackState = { ...state, ...(live.node ? { realNode: live.node } : {}) };
-  live.stack = s;
-  writeState(stateFile, s);
+  const s: StackState = Object.assign(live, state);
+  save();
   const secs = (t: number) => `${((Date.now() - t) / 1000).toFixed(1)} s`;
   say(`control plane up in ${secs(t0)}; logs in ${cluster.logDir}`);
   try {

@@ -35,7 +35,11 @@ export function kubectl(kc: string, args: string[], input?: string): string {
 
 const ok = (f: () => unknown) => async () => { f(); return true; };
 
-export async function startCluster(opts: { dir: string; bin: string; fakeNodes?: number }): Promise<Cluster> {
+export async function startCluster(opts: {
+  dir: string; bin: string; fakeNodes?: number;
+  /** After each process starts, so a caller can record what a `down` must stop if this start is interrupted. */
+  onProgress?: (p: Pick<ClusterState, 'processes' | 'dataDirs'>) => void;
+}): Promise<Cluster> {
   const { dir, bin } = opts;
   const logDir = join(dir, 'logs');
   mkdirSync(logDir, { recursive: true });
@@ -51,6 +55,7 @@ export async function startCluster(opts: { dir: string; bin: string; fakeNodes?:
     mkdirSync(join(dir, name), { recursive: true });
     const d = spawnDaemon(name, join(bin, name), args, join(logDir, `${name}.log`));
     daemons.push(d);
+    opts.onProgress?.({ processes: daemons.map((x) => ({ name: x.name, pid: x.pid, log: x.logFile })), dataDirs: [etcdData] });
     return d;
   };
   try {

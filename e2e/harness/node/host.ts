@@ -105,8 +105,11 @@ export function removeCgroupRoot(root: string): string[] {
   return left;
 }
 
-/** containerd 1.6 puts shim sockets in /run/containerd/s whatever its state dir; removed if empty and ours. */
-export const SHIM_SOCKET_DIRS = ['/run/containerd/s', '/run/containerd'];
+/**
+ * containerd 1.6 puts shim sockets in /run/containerd/s and the shims keep runc's state in
+ * /run/containerd/runc/<namespace>, whatever its own state dir; removed if empty and made by this run.
+ */
+export const SHIM_DIRS = ['/run/containerd/s', '/run/containerd/runc/k8s.io', '/run/containerd/runc', '/run/containerd'];
 
 export function removeEmptyDirs(dirs: string[]): void {
   for (const d of dirs) {

@@ -9,7 +9,7 @@ import { mirrorRegistry, SANDBOX_IMAGE_NAME, SANDBOX_IMAGE_TAG, startContainerd 
 import { buildTestImage, pushImage } from '../runtime/image.js';
 import { freePort, spawnDaemon, waitFor } from '../runtime/process.js';
 import { startRegistry } from '../runtime/registry.js';
-import { addHostsLine, createCgroupRoot, hostsLine, readSysctls, SHIM_SOCKET_DIRS } from './host.js';
+import { addHostsLine, createCgroupRoot, hostsLine, readSysctls, SHIM_DIRS } from './host.js';
 import { kubeletConfig } from './kubelet-config.js';
 import { choosePodNetwork, confList } from './network.js';
 import { stopRealNode, type RealNodeState } from './stop.js';
@@ -45,7 +45,7 @@ export async function startRealNode(opts: RealNodeOptions): Promise<RealNode> {
   const dir = mkdtempSync('/dev/shm/kts-node-');
   const runId = process.pid;
   // Deepest first, so removing them in order works.
-  const createdDirs = [...SHIM_SOCKET_DIRS, '/var/log/containers', '/var/lib/cni/results', '/var/lib/cni'].filter((d) => !existsSync(d));
+  const createdDirs = [...SHIM_DIRS, '/var/log/containers', '/var/lib/cni/results', '/var/lib/cni'].filter((d) => !existsSync(d));
   const s: RealNodeState = { name: opts.name, dir, createdDirs };
   const record = () => opts.onState?.(s);
   record();
