@@ -20,7 +20,7 @@ import type { Summary } from './stats.js';
 
 const WARMUP = 1_000;
 const CLOSED = { concurrency: 32, count: 20_000, maxSeconds: 30 };
-const PACED = { rate: 1_000, count: 10_000, maxSeconds: 20 };
+const PACED = { rate: 1_000, count: 10_000, maxSeconds: 20, sockets: 64 };
 
 const args = process.argv.slice(2);
 // Read before pinning: availableParallelism follows this process's CPU affinity.
@@ -132,7 +132,7 @@ try {
   console.log(`admission benchmark: POST /mutate-pod, HTTPS keep-alive, 127.0.0.1, Node ${process.version}, ${cpus} CPUs, load average ${loadAtStart.toFixed(1)} at the start, ${loadavg()[0]!.toFixed(1)} at the end`);
   console.log(pin ? '  both servers pinned to CPU 0, load generator to CPU 1 (taskset)' : '  not pinned (taskset missing, one CPU, or --no-pin): client and servers share the CPUs');
   console.log(`  request ${Buffer.byteLength(bodies[0]!)} B (Deployment-style pod); kruise-ts: 100 SidecarSets cached, 10 match, reply ${replies[1]!.bytes} B; bare reply ${replies[0]!.bytes} B`);
-  console.log(`  closed loop: ${CLOSED.count} requests after ${WARMUP} warm-up, ${CLOSED.concurrency} concurrent; paced: ${PACED.count} requests at ${PACED.rate}/s, latency from the scheduled send time`);
+  console.log(`  closed loop: ${CLOSED.count} requests after ${WARMUP} warm-up, ${CLOSED.concurrency} concurrent; paced: ${PACED.count} requests at ${PACED.rate}/s over ${PACED.sockets} connections, latency from the scheduled send time; connections opened before each phase`);
   console.log(`  ${'phase'.padEnd(28)} ${'target'.padEnd(23)} ${'req/s'.padStart(7)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'server CPU'.padStart(11)} ${'CPU/req'.padStart(9)} ${'generator'.padStart(9)}  ok/failed`);
   for (const r of rows) {
     const s = r.summary;
