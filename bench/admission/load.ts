@@ -3,7 +3,10 @@
 //   paced:      a fixed arrival schedule (request i is due at start + i/rate) whatever the server does, with latency
 //               taken from the *scheduled* time, so a stalled server is charged for the requests it held back
 //               (no coordinated omission). How late the generator itself sent is reported apart.
-// Both stop by themselves: after `count` requests or `maxSeconds`, whichever comes first.
+// Both stop by themselves: after `count` requests or `maxSeconds`, whichever comes first. Both open their keep-alive
+// connections before the clock starts and never open more: an apiserver keeps a warm pool too, and a TLS handshake
+// in the middle of a phase (an agent growing its pool after a hiccup) would cost the server a millisecond of CPU and
+// snowball into queueing that says nothing about request handling.
 import { Agent, request } from 'node:https';
 import { percentile, summarize, type Summary } from './stats.js';
 
@@ -50,11 +53,18 @@ export function sample(t: Target): Promise<{ status: number; bytes: number; cont
   });
 }
 
+/** A keep-alive agent with exactly `sockets` connections already open (requests beyond them wait in the agent). */
+async function warmAgent(t: Target, sockets: number): Promise<Agent> {
+  const agent = new Agent({ keepAlive: true, maxSockets: sockets, maxFreeSockets: sockets, scheduling: 'lifo' });
+  await Promise.all(Array.from({ length: sockets }, (_, i) => post(t, agent, t.bodies[i % t.bodies.length]!)));
+  return agent;
+}
+
 const now = () => process.hrtime.bigint();
 const ms = (ns: bigint) => Number(ns) / 1e6;
 
 export async function closedLoop(t: Target, opts: { concurrency: number; count: number; maxSeconds: number }): Promise<Summary> {
-  const agent = new Agent({ keepAlive: true, maxSockets: opts.concurrency });
+  const agent = await warmAgent(t, opts.concurrency);
   const latencies: number[] = [];
   let failures = 0;
   let next = 0;
@@ -80,9 +90,10 @@ export interface PacedSummary extends Summary {
   sendLagP99ms: number;
 }
 
-export async function paced(t: Target, opts: { rate: number; count: number; maxSeconds: number }): Promise<PacedSummary> {
-  // Enough sockets that a slow server queues requests on its side (where the latency belongs), not in the agent.
-  const agent = new Agent({ keepAlive: true, maxSockets: 256 });
+export async function paced(t: Target, opts: { rate: number; count: number; maxSeconds: number; sockets: number }): Promise<PacedSummary> {
+  // Enough open connections that a slow server queues requests on its side (where the latency belongs); past that they
+  // wait in the agent, which the latency from the scheduled time still counts.
+  const agent = await warmAgent(t, opts.sockets);
   const interval = 1e9 / opts.rate;
   const latencies: number[] = [];
   const lags: number[] = [];

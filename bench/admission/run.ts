@@ -20,11 +20,12 @@ import type { Summary } from './stats.js';
 
 const WARMUP = 1_000;
 const CLOSED = { concurrency: 32, count: 20_000, maxSeconds: 30 };
-const PACED = { rate: 1_000, count: 10_000, maxSeconds: 20 };
+const PACED = { rate: 1_000, count: 10_000, maxSeconds: 20, sockets: 64 };
 
 const args = process.argv.slice(2);
 // Read before pinning: availableParallelism follows this process's CPU affinity.
 const cpus = availableParallelism();
+const loadAtStart = loadavg()[0]!;
 const roundsArg = args.includes('--rounds') ? Number(args[args.indexOf('--rounds') + 1]) : 1;
 const rounds = Number.isInteger(roundsArg) && roundsArg >= 0 ? roundsArg : 1;
 const profile = args.includes('--profile');
@@ -128,10 +129,10 @@ try {
   const replies = await Promise.all(servers.map((s) => sample(target(s))));
   const fmt = (n: number, d: number, w: number) => n.toFixed(d).padStart(w);
   const label = { bare: 'bare allow-all Fastify', kruise: 'kruise-ts /mutate-pod' };
-  console.log(`admission benchmark: POST /mutate-pod, HTTPS keep-alive, 127.0.0.1, Node ${process.version}, ${cpus} CPUs, load average ${loadavg()[0]!.toFixed(1)} at the end`);
+  console.log(`admission benchmark: POST /mutate-pod, HTTPS keep-alive, 127.0.0.1, Node ${process.version}, ${cpus} CPUs, load average ${loadAtStart.toFixed(1)} at the start, ${loadavg()[0]!.toFixed(1)} at the end`);
   console.log(pin ? '  both servers pinned to CPU 0, load generator to CPU 1 (taskset)' : '  not pinned (taskset missing, one CPU, or --no-pin): client and servers share the CPUs');
   console.log(`  request ${Buffer.byteLength(bodies[0]!)} B (Deployment-style pod); kruise-ts: 100 SidecarSets cached, 10 match, reply ${replies[1]!.bytes} B; bare reply ${replies[0]!.bytes} B`);
-  console.log(`  closed loop: ${CLOSED.count} requests after ${WARMUP} warm-up, ${CLOSED.concurrency} concurrent; paced: ${PACED.count} requests at ${PACED.rate}/s, latency from the scheduled send time`);
+  console.log(`  closed loop: ${CLOSED.count} requests after ${WARMUP} warm-up, ${CLOSED.concurrency} concurrent; paced: ${PACED.count} requests at ${PACED.rate}/s over ${PACED.sockets} connections, latency from the scheduled send time; connections opened before each phase`);
   console.log(`  ${'phase'.padEnd(28)} ${'target'.padEnd(23)} ${'req/s'.padStart(7)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'server CPU'.padStart(11)} ${'CPU/req'.padStart(9)} ${'generator'.padStart(9)}  ok/failed`);
   for (const r of rows) {
     const s = r.summary;
@@ -146,6 +147,14 @@ try {
   const rps = (mode: Mode) => sum(mode, (r) => r.summary.rps);
   const cpu = (mode: Mode) => sum(mode, (r) => r.cpuSeconds) / sum(mode, (r) => r.summary.requests + r.summary.failures);
   console.log(`  throughput ratio kruise/bare (closed loop) = ${(rps('kruise') / rps('bare')).toFixed(3)}; server CPU per request ratio bare/kruise = ${(cpu('bare') / cpu('kruise')).toFixed(3)}`);
+  // A closed loop measures the server only if the server is what runs out: say so when it did not use its core.
+  for (const r of closedRows) {
+    const busy = r.cpuSeconds / r.summary.seconds;
+    if (busy < 0.8) {
+      console.log(`  note: ${label[r.mode]} used only ${(100 * busy).toFixed(0)}% of a core in the closed loop (generator ${((100 * r.genCpuSeconds) / r.summary.seconds).toFixed(0)}%): ` +
+        'other processes held the CPUs or the generator could not keep up, so that row is not the server\'s capacity');
+    }
+  }
   if (profileText) console.log(profileText);
 } finally {
   for (const s of servers) s.child.kill('SIGTERM');

@@ -44,3 +44,11 @@ for (const tc of cases) {
     assert.equal(r.patch === undefined, r.ops === 0);
   });
 }
+
+test('the base64 patch is the UTF-8 of the op list, for small patches and ones too big for the reused buffer', () => {
+  for (const size of [10, 30_000]) {
+    const value = `${'x'.repeat(size)}ü😀\ud800é`;
+    const r = diffToPatch({ a: 1 }, { a: 1, b: value });
+    assert.equal(r.patch, Buffer.from(JSON.stringify([{ op: 'add', path: '/b', value }])).toString('base64'));
+  }
+});

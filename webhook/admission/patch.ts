@@ -55,9 +55,19 @@ export function diffOps(original: unknown, mutated: unknown): PatchOp[] {
   return ops;
 }
 
+// UTF-8 bytes of the op list are only needed long enough to base64 them: a typical patch (a dozen KB) is encoded in
+// this one reused buffer rather than a new one per review. Synchronous use only, so sharing it is safe.
+const scratch = Buffer.allocUnsafe(64 * 1024);
+
+function base64Utf8(text: string): string {
+  // A UTF-16 code unit never takes more than 3 UTF-8 bytes, so this bound guarantees the whole text fits.
+  if (text.length * 3 > scratch.length) return Buffer.from(text).toString('base64');
+  return scratch.toString('base64', 0, scratch.write(text));
+}
+
 /** Diffs `mutated` against the request's own JSON. Never mutates either argument. */
 export function diffToPatch(original: unknown, mutated: unknown): PatchResult {
   const ops = diffOps(original, mutated);
   if (ops.length === 0) return { ops: 0 };
-  return { patch: Buffer.from(JSON.stringify(ops)).toString('base64'), ops: ops.length };
+  return { patch: base64Utf8(JSON.stringify(ops)), ops: ops.length };
 }

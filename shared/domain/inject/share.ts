@@ -26,7 +26,8 @@ export function sharedMountsAndEnvs(sidecar: SidecarContainer, pod: Pod): { moun
     if (isInjectedSidecar(app)) continue;
     for (const m of app.volumeMounts ?? []) {
       mounts.push(m);
-      for (const [, name] of (m.subPathExpr ?? '').matchAll(EXPANSION)) {
+      if (!m.subPathExpr) continue;
+      for (const [, name] of m.subPathExpr.matchAll(EXPANSION)) {
         const env = app.env?.find((e) => e.name === name);
         if (env) envs.push(env);
       }
@@ -64,13 +65,14 @@ export function containerNameFromFieldPath(fieldPath: string, pod: Pod): string 
 
 /** Envs copied from app containers per `transferEnv` (names of one entry taken in sorted order; missing ones skipped). */
 export function transferEnvs(sidecar: SidecarContainer, pod: Pod): EnvVar[] {
+  const out: EnvVar[] = [];
+  if (!sidecar.transferEnv?.length) return out;
   const byKey = new Map<string, EnvVar>();
   for (const c of pod.spec?.containers ?? []) for (const e of c.env ?? []) byKey.set(`${c.name}/${e.name}`, e);
-  const out: EnvVar[] = [];
-  for (const t of sidecar.transferEnv ?? []) {
+  for (const t of sidecar.transferEnv) {
     const source = sourceContainer(t, pod);
     if (source === undefined) continue;
-    const names = [...new Set([...(t.envName ? [t.envName] : []), ...(t.envNames ?? [])])].sort();
+    const names = t.envNames?.length ? [...new Set([...(t.envName ? [t.envName] : []), ...t.envNames])].sort() : t.envName ? [t.envName] : [];
     for (const name of names) {
       const env = byKey.get(`${source}/${name}`);
       if (env) out.push(env);
@@ -84,26 +86,27 @@ function sourceContainer(t: TransferEnvVar, pod: Pod): string | undefined {
   return ref ? containerNameFromFieldPath(ref.fieldPath, pod) : (t.sourceContainerName ?? '');
 }
 
-/** util.MergeEnvVar: append `extra` envs whose name is not present yet (first one wins). */
-export function mergeEnvs(base: EnvVar[], extra: EnvVar[]): EnvVar[] {
-  const seen = new Set(base.map((e) => e.name));
+/** A new array: `base`, then the items of `extra` whose key is not taken yet (first one wins). */
+function appendNew<T>(base: T[], extra: T[], key: (item: T) => unknown): T[] {
   const out = [...base];
-  for (const e of extra) {
-    if (seen.has(e.name)) continue;
-    seen.add(e.name);
-    out.push(e);
+  if (extra.length === 0) return out;
+  // Lists here hold a handful of entries: a scan allocates nothing, a Set only pays off for long ones.
+  const seen = out.length + extra.length > 16 ? new Set(out.map(key)) : undefined;
+  for (const item of extra) {
+    const k = key(item);
+    if (seen ? seen.has(k) : out.some((o) => key(o) === k)) continue;
+    seen?.add(k);
+    out.push(item);
   }
   return out;
 }
 
+/** util.MergeEnvVar: append `extra` envs whose name is not present yet (first one wins). */
+export function mergeEnvs(base: EnvVar[], extra: EnvVar[]): EnvVar[] {
+  return appendNew(base, extra, (e) => e.name);
+}
+
 /** util.MergeVolumeMounts: append `extra` mounts whose mountPath is not taken yet. */
 export function mergeMounts(base: VolumeMount[], extra: VolumeMount[]): VolumeMount[] {
-  const seen = new Set(base.map((m) => m.mountPath));
-  const out = [...base];
-  for (const m of extra) {
-    if (seen.has(m.mountPath)) continue;
-    seen.add(m.mountPath);
-    out.push(m);
-  }
-  return out;
+  return appendNew(base, extra, (m) => m.mountPath);
 }
