@@ -69,11 +69,6 @@ export function makeRest(kc: KubeConfig, opts: RestOptions = {}): KubeRest {
   if (!cluster) throw new Error('kubeconfig has no current cluster');
   const server = new URL(cluster.server);
   const timeoutMs = opts.timeoutMs ?? 30_000;
-  // KubeConfig.applyToHTTPSOptions makes a new Agent per call, i.e. a TCP and TLS handshake per request. One
-  // keep-alive agent reuses connections; its pool is keyed by the TLS options each request carries (CA, client cert),
-  // so a changed credential still gets a connection of its own. The agent's `timeout` closes idle pooled sockets
-  // (20 s, well before the apiserver drops them); requests in flight have their own timeout.
-  const agent = new (server.protocol === 'https:' ? https.Agent : http.Agent)({ keepAlive: true, maxSockets: 64, maxFreeSockets: 16, scheduling: 'lifo', timeout: 20_000 });
 
   const request = async <T>(method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<T> => {
     opts.onRequest?.(method, path);
@@ -84,7 +79,6 @@ export function makeRest(kc: KubeConfig, opts: RestOptions = {}): KubeRest {
       timeout: timeoutMs,
     };
     await kc.applyToHTTPSOptions(reqOpts);
-    reqOpts.agent = agent;
     const transport = server.protocol === 'https:' ? https : http;
     const { status, text } = await new Promise<{ status: number; text: string }>((resolve, reject) => {
       const req = transport.request(reqOpts, (res) => {
