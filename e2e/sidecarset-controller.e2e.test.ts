@@ -13,7 +13,7 @@ import { resources } from '../shared/kube/resources.js';
 import { kubectl, kubectlOk, stack } from './harness/kube.js';
 import { ensureStandinNode } from './harness/kubelet-standin.js';
 import { sidecarImage, SidecarSets, waitUntil } from './harness/sidecarset-fixtures.js';
-import { StandinKubelet, testRest, unavailable } from './harness/standin-kubelet-loop.js';
+import { keepNodeReady, StandinKubelet, testRest, unavailable } from './harness/standin-kubelet-loop.js';
 
 const s = stack();
 const ns = 'e2e-sidecarset';
@@ -28,11 +28,14 @@ describe('SidecarSet controller', { skip: typeof s === 'string' ? s : false, tim
   const kubelet = () => new StandinKubelet(rest, ns, node);
   const ofApp = (pods: Pod[], app: string) => pods.filter((p) => p.metadata?.labels?.app === app);
 
+  let stopHeartbeats = () => {};
   before(() => {
     ensureStandinNode(node);
+    stopHeartbeats = keepNodeReady(rest, node);
     kubectlOk(['create', 'namespace', ns]);
   });
   after(() => {
+    stopHeartbeats();
     if (typeof s === 'string') return;
     kubectl(['delete', 'pod', '--all', '-n', ns, '--grace-period=0', '--force', '--wait=false']);
     kubectl(['delete', 'namespace', ns, '--wait=false']);
