@@ -10,7 +10,7 @@ import { startController, type ControllerProcess } from './harness/cluster/contr
 import { kubectl, kubectlOk, stack, updateStack } from './harness/kube.js';
 import { ensureStandinNode } from './harness/kubelet-standin.js';
 import { sidecarImage, SidecarSets, waitUntil } from './harness/sidecarset-fixtures.js';
-import { StandinKubelet, testRest, unavailable } from './harness/standin-kubelet-loop.js';
+import { keepNodeReady, StandinKubelet, testRest, unavailable } from './harness/standin-kubelet-loop.js';
 
 const s = stack();
 const ns = 'e2e-sidecarset-ha';
@@ -28,11 +28,14 @@ describe('SidecarSet controller: restarts and replicas', { skip: typeof s === 's
   const sets = new SidecarSets(rest, ns, node);
   const extra: ControllerProcess[] = [];
 
+  let stopHeartbeats = () => {};
   before(() => {
     ensureStandinNode(node);
+    stopHeartbeats = keepNodeReady(rest, node);
     kubectlOk(['create', 'namespace', ns]);
   });
   after(async () => {
+    stopHeartbeats();
     for (const c of extra) await c.stop();
     kubectl(['delete', 'sidecarset', 'restart', 'replicas', '--ignore-not-found']);
     kubectl(['delete', 'pod', '--all', '-n', ns, '--grace-period=0', '--force', '--wait=false']);

@@ -13,7 +13,7 @@ import { resources } from '../shared/kube/resources.js';
 import { kubectl, kubectlOk, stack } from './harness/kube.js';
 import { ensureStandinNode } from './harness/kubelet-standin.js';
 import { sidecarImage, SidecarSets, waitUntil } from './harness/sidecarset-fixtures.js';
-import { StandinKubelet, testRest, unavailable } from './harness/standin-kubelet-loop.js';
+import { keepNodeReady, StandinKubelet, testRest, unavailable } from './harness/standin-kubelet-loop.js';
 
 const s = stack();
 const ns = 'e2e-sidecarset';
@@ -28,11 +28,14 @@ describe('SidecarSet controller', { skip: typeof s === 'string' ? s : false, tim
   const kubelet = () => new StandinKubelet(rest, ns, node);
   const ofApp = (pods: Pod[], app: string) => pods.filter((p) => p.metadata?.labels?.app === app);
 
+  let stopHeartbeats = () => {};
   before(() => {
     ensureStandinNode(node);
+    stopHeartbeats = keepNodeReady(rest, node);
     kubectlOk(['create', 'namespace', ns]);
   });
   after(() => {
+    stopHeartbeats();
     if (typeof s === 'string') return;
     kubectl(['delete', 'pod', '--all', '-n', ns, '--grace-period=0', '--force', '--wait=false']);
     kubectl(['delete', 'namespace', ns, '--wait=false']);
@@ -193,6 +196,45 @@ describe('SidecarSet controller', { skip: typeof s === 'string' ? s : false, tim
     assert.ok(restarts.every((n) => n === 1 || n === 2), `each sidecar restarted once per image it was given: ${restarts.join()}`);
     assert.ok(restarts.filter((n) => n === 2).length <= 1, 'only pods updated before the edit went through 1.36.0');
     await sets.status('edit', { matchedPods: 3, updatedReadyPods: 3 });
+  });
+
+  it('revision history: custom-version labels, injection of an older revision by customVersion, revisionHistoryLimit', async () => {
+    const revisions = async () => (await rest.list<V1ControllerRevision>(resources.controllerRevisions, { namespace: 'kruise-system', labelSelector: 'kruise.io/sidecarset-name=hist' })).items;
+    const latest = async (image: string) => {
+      const set = await sets.status('hist', {});
+      const rev = (await revisions()).find((r) => r.metadata?.name === set.status?.latestRevision);
+      return rev && (rev.data as { spec: { containers: { image: string }[] } }).spec.containers[0]!.image === image ? rev : undefined;
+    };
+    await rest.create(resources.sidecarSets, {
+      apiVersion: 'apps.kruise.io/v1alpha1', kind: 'SidecarSet', metadata: { name: 'hist', labels: { 'apps.kruise.io/sidecarset-custom-version': 'v1' } },
+      spec: { selector: { matchLabels: { app: 'hist' } }, revisionHistoryLimit: 2, updateStrategy: { type: 'NotUpdate' },
+        containers: [{ name: 'sidecar', image: 'busybox:1.35.0', command: ['sleep', '1d'] }] },
+    });
+    try {
+      const r1 = await waitUntil('revision 1', () => latest('busybox:1.35.0'));
+      assert.equal(r1.metadata?.labels?.['apps.kruise.io/sidecarset-custom-version'], 'v1');
+      await sets.patch('hist', { metadata: { labels: { 'apps.kruise.io/sidecarset-custom-version': 'v2' } } });
+      await sets.setImage('hist', 'busybox:1.36.0');
+      const r2 = await waitUntil('revision 2 labelled v2', async () => { const r = await latest('busybox:1.36.0'); return r?.metadata?.labels?.['apps.kruise.io/sidecarset-custom-version'] === 'v2' && r; });
+      assert.equal(r2.revision, 2);
+
+      // The webhook finds revision 1 by its custom version and injects its image into a new pod.
+      await sets.patch('hist', { spec: { injectionStrategy: { revision: { customVersion: 'v1' } } } });
+      const [pod] = await sets.pods('hist', 1, { app: 'hist' });
+      assert.equal(sidecarImage(pod!), 'busybox:1.35.0');
+      assert.equal((JSON.parse(pod!.metadata!.annotations!['kruise.io/sidecarset-hash']!) as Record<string, { controllerRevision: string }>).hist!.controllerRevision, r1.metadata!.name);
+
+      // A third version: beyond revisionHistoryLimit 2 the oldest unused revision (2) goes; 1 stays, injection uses it.
+      await sets.patch('hist', { metadata: { labels: { 'apps.kruise.io/sidecarset-custom-version': 'v3' } } });
+      await sets.setImage('hist', 'busybox:1.37.0');
+      await waitUntil('revision 2 deleted, 1 and 3 kept', async () => {
+        const names = (await revisions()).map((r) => r.metadata?.name);
+        return names.length === 2 && names.includes(r1.metadata!.name) && !names.includes(r2.metadata!.name) && (await latest('busybox:1.37.0'));
+      });
+    } finally {
+      sets.forceDeletePods('hist-0');
+      await sets.delete('hist');
+    }
   });
 
   it('hot upgrade (example 07): the standby slot gets the new image, then the old slot is reset to the empty image with ResetContainerSucceed', async () => {

@@ -3,7 +3,10 @@
 // imageID, restartCount + 1, not ready), then reports it ready. Pods are handled by name from the latest event seen,
 // so an event that arrives while the pod's previous patch is in flight is not lost.
 import { createHash } from 'node:crypto';
-import { Watch, type KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfig, KubernetesObject } from '@kubernetes/client-node';
+import { silentLogger } from '../../shared/log.js';
+import { makeListWatch, startInformer } from '../../shared/kube/informer.js';
+import { listAllPages } from '../../shared/kube/informer-factory.js';
 import type { Pod } from '../../shared/api/meta.js';
 import { resources } from '../../shared/kube/resources.js';
 import type { KubeRest } from '../../shared/kube/rest.js';
@@ -22,26 +25,25 @@ export class BenchKubelet {
   private readonly busy = new Set<string>();
   private readonly unavailable = new Set<string>();
   private running = 0;
-  private stopped = false;
-  private request?: { abort(): void };
+  private abort?: AbortController;
   /** Most pods seen unavailable (a spec image not running yet, or not ready) at once. */
   peakUnavailable = 0;
   patches = 0;
 
   constructor(private readonly kc: KubeConfig, private readonly rest: KubeRest, private readonly namespace: string, private readonly concurrency = 32) {}
 
+  /** Watches the namespace's pods through the shared informer (restarts, relists and 410s handled there). */
   async start(): Promise<void> {
-    this.stopped = false;
-    const w = new Watch(this.kc);
-    // A watch ends on its own after the apiserver's timeout: start a new one (it replays every pod as ADDED).
-    this.request = await w.watch(`/api/v1/namespaces/${this.namespace}/pods`, {}, (_phase, pod: Pod) => this.seen(pod), () => {
-      if (!this.stopped) setTimeout(() => void this.start().catch(() => {}), 500);
-    });
+    this.abort = new AbortController();
+    const path = `/api/v1/namespaces/${this.namespace}/pods`;
+    const cache = startInformer<Pod>(makeListWatch(this.kc, path, () => listAllPages<Pod & KubernetesObject>(this.rest, resources.pods, { namespace: this.namespace })),
+      this.abort.signal, { log: silentLogger() });
+    cache.onChange((pod) => this.seen(pod));
+    await cache.synced;
   }
 
   stop(): void {
-    this.stopped = true;
-    try { this.request?.abort(); } catch { /* already closed */ }
+    this.abort?.abort();
   }
 
   private seen(pod: Pod): void {

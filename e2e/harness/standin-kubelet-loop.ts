@@ -100,3 +100,31 @@ export function unavailable(pods: Pod[]): string[] {
     return !ready || p.spec!.containers.some((c) => statuses.get(c.name) !== c.image);
   }).map((p) => p.metadata!.name!);
 }
+
+const leases = { group: 'coordination.k8s.io', version: 'v1', plural: 'leases', kind: 'Lease', namespaced: true };
+
+/**
+ * Node heartbeats for a stand-in node, as kubelet posts them: Ready=True and a renewed Lease in kube-node-lease.
+ * Without them the node lifecycle controller declares the node Unknown after its grace period and marks every pod on
+ * it NotReady, which kubelet would never let stand. Returns a function that stops the heartbeats.
+ */
+export function keepNodeReady(rest: KubeRest, node: string, everyMs = 5_000): () => void {
+  const beat = async () => {
+    const t = new Date().toISOString();
+    await rest.patch(resources.nodes, { name: node, subresource: 'status' }, 'strategic', {
+      status: { conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'stand-in kubelet', lastHeartbeatTime: t.replace(/\.\d+Z$/, 'Z') }] },
+    });
+    const renewTime = t.replace(/Z$/, '000Z');
+    try {
+      await rest.patch(leases, { namespace: 'kube-node-lease', name: node }, 'merge', { spec: { holderIdentity: node, leaseDurationSeconds: 40, renewTime } });
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+      await rest.create(leases, { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: node, namespace: 'kube-node-lease' },
+        spec: { holderIdentity: node, leaseDurationSeconds: 40, renewTime } });
+    }
+  };
+  const tick = () => void beat().catch(() => {});
+  tick();
+  const timer = setInterval(tick, everyMs);
+  return () => clearInterval(timer);
+}
