@@ -7,7 +7,7 @@ import { CoordinationV1Api } from '@kubernetes/client-node';
 import Fastify from 'fastify';
 import { collectDefaultMetrics, Counter, Registry } from 'prom-client';
 import { realClock } from '../shared/clock.js';
-import { loadConfig, ConfigError, type Config } from '../shared/config.js';
+import { configOrExit, loadConfig } from '../shared/config.js';
 import { createLogger } from '../shared/log.js';
 import { makeKube } from '../shared/kube/client.js';
 import { eventRecorder } from '../shared/kube/event-recorder.js';
@@ -20,16 +20,7 @@ import { runControllers, selectControllers } from './run-controllers.js';
 import type { ControllerDeps } from './types.js';
 
 async function main(): Promise<void> {
-  let config: Config;
-  try {
-    config = loadConfig(process.env);
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`${err.message}\n`);
-      process.exit(2);
-    }
-    throw err;
-  }
+  const config = configOrExit(loadConfig, process.env);
   const log = createLogger({ level: config.logLevel, name: 'kruise-controller' });
   const controllers = selectControllers(allControllers, config.controllers, config.featureGates);
   const kube = makeKube(config);

@@ -120,6 +120,20 @@ function parseEnv(env: Record<string, string | undefined>): { e: ParsedEnv; feat
   return { e, featureGates, problems };
 }
 
+/**
+ * For a composition root: the loaded config, or the problems on stderr and exit code 2 (a misconfigured process
+ * should crash-loop with a readable reason, not start half-configured). Other errors propagate.
+ */
+export function configOrExit<T>(load: (env: Record<string, string | undefined>) => T, env: Record<string, string | undefined>): T {
+  try {
+    return load(env);
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    process.stderr.write(`${err.message}\n`);
+    process.exit(2);
+  }
+}
+
 /** Reads only the keys it knows; throws ConfigError listing every problem at once. */
 export function loadConfig(env: Record<string, string | undefined>): Config {
   const { e, featureGates, problems } = parseEnv(env);

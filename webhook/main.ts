@@ -1,6 +1,6 @@
 // Composition root of the admission webhook: the only place that reads process.env, handles signals or exits.
 import { setMaxListeners } from 'node:events';
-import { loadConfig, ConfigError, type Config } from '../shared/config.js';
+import { configOrExit, loadConfig, type Config } from '../shared/config.js';
 import { createLogger, type Logger } from '../shared/log.js';
 import { makeKube, type Kube } from '../shared/kube/client.js';
 import { systemClock } from '../certs/clock.js';
@@ -56,16 +56,7 @@ function dryRunCreate(kube: Kube, namespace: string) {
 }
 
 async function main(): Promise<void> {
-  let config: Config;
-  try {
-    config = loadConfig(process.env);
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`${err.message}\n`);
-      process.exit(2);
-    }
-    throw err;
-  }
+  const config = configOrExit(loadConfig, process.env);
   const log = createLogger({ level: config.logLevel, name: 'kruise-webhook' });
   const kube = makeKube(config);
   const stop = new AbortController();
