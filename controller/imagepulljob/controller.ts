@@ -25,7 +25,7 @@ import { jobsForNodeImage, jobsForPod, jobsForSecret } from './watch.js';
 import { applySecretPlan, FIELD_MANAGER, forEachLimit, updateNodeImage } from './writes.js';
 
 /** NodeImage writes in flight per reconcile: upstream writes one after another, which is slow for large jobs. */
-const WRITE_CONCURRENCY = 16;
+export const WRITE_CONCURRENCY = 16;
 
 export const imagePullJobController: Controller = {
   name: 'imagepulljob-controller',
