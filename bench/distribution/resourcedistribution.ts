@@ -14,6 +14,8 @@ const PHASE_TIMEOUT_MS = 300_000;
 const LABEL = 'kruise-ts-bench';
 const RD_NAME = 'bench-distribution';
 
+const serviceAccounts = { group: '', version: 'v1', plural: 'serviceaccounts', kind: 'ServiceAccount', namespaced: true };
+
 type ConfigMap = KubernetesObject & { data?: Record<string, string> };
 
 export interface RdFigures { create: number; edit: number; baselineCreate: number; baselineUpdate: number }
@@ -33,6 +35,14 @@ export async function resourceDistributionBench(ctx: BenchContext): Promise<RdFi
 
   // Through the controllers' ConfigMap cache: every copy's data.version, by namespace.
   const configMaps = ctx.informers.cache<ConfigMap>(resources.configMaps);
+  // The KCM gives every new namespace a ServiceAccount and a kube-root-ca.crt ConfigMap, 20 requests/s at most (its
+  // client's limit): 100 s of background writes. RDs normally meet namespaces that exist already, so wait for it.
+  await meter.phase('KCM fills the new namespaces (default ServiceAccount, kube-root-ca.crt)', () => until('KCM namespace set-up', async () => {
+    if (names.some((n) => !configMaps.get(`${n}/kube-root-ca.crt`))) return false;
+    const sas = await client.list(serviceAccounts, { labelSelector: '', fieldSelector: 'metadata.name=default' });
+    const have = new Set(sas.items.map((sa) => sa.metadata?.namespace));
+    return names.every((n) => have.has(n));
+  }, PHASE_TIMEOUT_MS, 2000));
   const atVersion = (version: string) => names.filter((n) => configMaps.get(`${n}/bench-copy`)?.data?.version === version).length;
   await ctx.controllersQuiet();
 

@@ -12,6 +12,7 @@ import { setMaxListeners } from 'node:events';
 import { mkdirSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
+import type { KubernetesObject } from '@kubernetes/client-node';
 import { destination, pino } from 'pino';
 import { Registry } from 'prom-client';
 import { imagePullJobController } from '../../controller/imagepulljob/controller.js';
@@ -27,7 +28,7 @@ import { loadConfig } from '../../shared/config.js';
 import { makeKube } from '../../shared/kube/client.js';
 import { eventRecorder } from '../../shared/kube/event-recorder.js';
 import { informerFactory } from '../../shared/kube/informer-factory.js';
-import { makeRest } from '../../shared/kube/rest.js';
+import { makeRest, type KubeRest } from '../../shared/kube/rest.js';
 import { resources } from '../../shared/kube/resources.js';
 import { startBenchKwok } from './bench-kwok.js';
 import { say, type BenchContext } from './context.js';
@@ -69,6 +70,7 @@ async function runBenches(cluster: Cluster, manager: Manager, kwok: Daemon, dir:
   const running = runControllers([nodeImageController, imagePullJobController, resourceDistributionController], deps, stop.signal);
   try {
     await informers.synced();
+    await meter.phase('KCM garbage collector knows ResourceDistributions', () => gcKnowsResourceDistributions(client));
     await ctx.controllersQuiet();
     await meter.phase('idle cluster, 10 s (background load before the benches)', () => new Promise((r) => setTimeout(r, 10_000)));
     const rd = only === 'imagepulljob' ? undefined : await resourceDistributionBench(ctx);
@@ -80,6 +82,29 @@ async function runBenches(cluster: Cluster, manager: Manager, kwok: Daemon, dir:
     stop.abort();
     await Promise.race([running, new Promise((r) => setTimeout(r, 10_000))]);
   }
+}
+
+/**
+ * The KCM's garbage collector learns new CRDs on a 30 s discovery resync. Copies made before that send it into
+ * retries (and, once it knows the kind, 2 GETs per copy at its 20 requests/s limit), as a long-running cluster never
+ * would. A probe: a ConfigMap owned by a deleted RD, collected only once the collector knows the kind. Each attempt
+ * is a fresh pair, since a dependent seen too early waits out the collector's backoff.
+ */
+async function gcKnowsResourceDistributions(client: KubeRest): Promise<void> {
+  for (let attempt = 0; attempt < 30; attempt++) {
+    const name = `bench-gc-probe-${attempt}`;
+    const rd = await client.create<KubernetesObject>(resources.resourceDistributions, { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'ResourceDistribution', metadata: { name },
+      spec: { resource: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name } }, targets: {} } } as KubernetesObject);
+    await client.create(resources.configMaps, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default',
+      ownerReferences: [{ apiVersion: 'apps.kruise.io/v1alpha1', kind: 'ResourceDistribution', name, uid: rd.metadata!.uid! }] } });
+    await client.delete(resources.resourceDistributions, { name }, { propagationPolicy: 'Background' });
+    const t0 = performance.now();
+    while (performance.now() - t0 < 5000) {
+      if (!(await client.find(resources.configMaps, { namespace: 'default', name }))) return;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+  throw new Error('the garbage collector did not learn the ResourceDistribution kind within 150 s');
 }
 
 function summary(figures: { rd?: RdFigures; ipj?: IpjFigures }): void {
