@@ -16,7 +16,11 @@ const NS = 'bench-imagepulljob';
 const LABEL = 'kruise-ts.io/bench-imagepulljob';
 const PHASE_TIMEOUT_MS = 300_000;
 
-export interface IpjFigures { nodeImages: number; baseline: number; tag: number; report: number; complete: number }
+export interface IpjFigures {
+  nodeImages: number; baseline: number; tag: number;
+  /** The daemon stand-in's 1,000 status reports, and from their start until the job completed. */
+  report: number; complete: number;
+}
 
 const nodeName = (i: number) => `bench-ipj-${String(i).padStart(4, '0')}`;
 const kwokNode = (name: string) => ({
@@ -54,17 +58,22 @@ export async function imagePullJobBench(ctx: BenchContext): Promise<IpjFigures> 
   });
   await meter.phase('IPJ tag: controllers settle (no request for 3 s)', () => ctx.controllersQuiet());
 
-  // Play the daemon on every node: each NodeImage's status reports the pull Succeeded.
-  const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
-  const report = await meter.phase(`daemon stand-in: bench reports ${NODES} pulls Succeeded (${WRITE_CONCURRENCY} in flight)`,
-    () => pool(names, WRITE_CONCURRENCY, (n) => client.patch(resources.nodeImages, { name: n, subresource: 'status' }, 'merge', { status: {
-      desired: 1, succeeded: 1, failed: 0, pulling: 0, waiting: 0,
-      imageStatuses: { [IMAGE.name]: { tags: [{ tag: IMAGE.tag, phase: 'Succeeded', version: 0, progress: 100, startTime: now, completionTime: now }] } } } })));
+  // Play the daemon on every node: each NodeImage's status reports the pull Succeeded. The job completes as the last
+  // report arrives, so completion is timed from the first report, next to how long the reports themselves took.
   const jobs = ctx.informers.cache<ImagePullJob>(resources.imagePullJobs);
-  const complete = await meter.phase('IPJ: last pull reported → job completed', () =>
-    until('job completed', () => !!jobs.get(`${NS}/bench`)?.status?.completionTime, PHASE_TIMEOUT_MS));
+  const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+  let reportSeconds = 0;
+  const complete = await meter.phase(`daemon stand-in reports ${NODES} pulls Succeeded (${WRITE_CONCURRENCY} in flight) → job completed`, async () => {
+    const t0 = performance.now();
+    await pool(names, WRITE_CONCURRENCY, (n) => client.patch(resources.nodeImages, { name: n, subresource: 'status' }, 'merge', { status: {
+      desired: 1, succeeded: 1, failed: 0, pulling: 0, waiting: 0,
+      imageStatuses: { [IMAGE.name]: { tags: [{ tag: IMAGE.tag, phase: 'Succeeded', version: 0, progress: 100, startTime: now, completionTime: now }] } } } }));
+    reportSeconds = (performance.now() - t0) / 1000;
+    await until('job completed', () => !!jobs.get(`${NS}/bench`)?.status?.completionTime, PHASE_TIMEOUT_MS);
+  });
+  say(`  the reports took ${reportSeconds.toFixed(2)} s; the job completed ${(complete.seconds - reportSeconds).toFixed(2)} s after the last one (as seen through the informer)`);
   await meter.phase('IPJ complete: controllers settle (no request for 3 s)', () => ctx.controllersQuiet());
   const st = jobs.get(`${NS}/bench`)?.status;
   say(`IPJ final status: desired ${st?.desired}, succeeded ${st?.succeeded}, failed ${st?.failed}, message ${st?.message}`);
-  return { nodeImages: created.seconds, baseline: baseline.seconds, tag: tag.seconds, report: report.seconds, complete: complete.seconds };
+  return { nodeImages: created.seconds, baseline: baseline.seconds, tag: tag.seconds, report: reportSeconds, complete: complete.seconds };
 }
