@@ -128,6 +128,8 @@ const ms = (s: number) => `${(s * 1000).toFixed(1)} ms`;
 
 export class Meter {
   private readonly controller = new Map<string, number>();
+  /** performance.now() of the controllers' first and last request in the running phase. */
+  private span: { first?: number; last?: number } = {};
   readonly reports: PhaseReport[] = [];
 
   constructor(private readonly kc: KubeConfig, private readonly processes: () => readonly MeteredProcess[]) {}
@@ -136,6 +138,9 @@ export class Meter {
   readonly onRequest = (method: string, path: string) => {
     const key = `${method} ${resourceOfPath(path)}`;
     this.controller.set(key, (this.controller.get(key) ?? 0) + 1);
+    const now = performance.now();
+    this.span.first ??= now;
+    this.span.last = now;
   };
 
   private async snapshot(): Promise<Snapshot> {
@@ -153,11 +158,18 @@ export class Meter {
   /** Runs `f` as one phase and records its figures; the phase's time is `f`'s. */
   async phase<T>(name: string, f: () => Promise<T>): Promise<{ value: T; seconds: number }> {
     const before = await this.snapshot();
+    this.span = {};
     const t0 = performance.now();
     const value = await f();
     const seconds = (performance.now() - t0) / 1000;
+    const span = this.span;
     const after = await this.snapshot();
-    this.reports.push({ name, seconds, loadStart: before.load, loadEnd: after.load, text: this.describe(name, seconds, before, after) });
+    let text = this.describe(name, seconds, before, after);
+    // When the controllers started and stopped sending requests: reaction time versus write throughput.
+    if (span.first !== undefined && span.last !== undefined) {
+      text = text.replace('\n', `\n  controller requests from +${((span.first - t0) / 1000).toFixed(2)} s to +${((span.last - t0) / 1000).toFixed(2)} s\n`);
+    }
+    this.reports.push({ name, seconds, loadStart: before.load, loadEnd: after.load, text });
     process.stdout.write(`${this.reports.at(-1)!.text}\n`);
     return { value, seconds };
   }
