@@ -52,14 +52,15 @@ async function runBenches(cluster: Cluster, manager: Manager, kwok: Daemon, dir:
   setMaxListeners(256, stop.signal);
   const kube = makeKube({ kubeconfig: cluster.kubeconfig });
   const processes = () => [...cluster.daemons, manager.daemon, kwok].map((d) => ({ name: d.name === 'kruise-manager' ? 'kruise-ts webhook' : d.name, pid: d.pid }));
-  const meter = new Meter(kube.kc, processes);
+  const registry = new Registry();
+  const meter = new Meter(kube.kc, processes, registry);
   let lastRequest = performance.now();
   const rest = makeRest(kube.kc, { onRequest: (m, p) => { lastRequest = performance.now(); meter.onRequest(m, p); } });
   const client = makeRest(kube.kc);
   const log = pino({ level: 'warn' }, destination({ dest: join(cluster.logDir, 'bench-controllers.log'), sync: false }));
   const config = loadConfig({ FEATURE_GATES: 'ResourceDistributionGate=true', NODEIMAGE_CREATION_DELAY_SECONDS: '0', LEADER_ELECT: 'false' });
   const informers = informerFactory({ kc: kube.kc, rest, signal: stop.signal, log });
-  const deps: ControllerDeps = { kube, rest, informers, log, metrics: new Registry(), clock: realClock, namespace: config.namespace, config,
+  const deps: ControllerDeps = { kube, rest, informers, log, metrics: registry, clock: realClock, namespace: config.namespace, config,
     events: (component) => eventRecorder({ rest, component, log }) };
   const ctx: BenchContext = {
     kubeconfig: cluster.kubeconfig, kc: kube.kc, client, informers, meter,
