@@ -120,7 +120,8 @@ function summary(figures: { rd?: RdFigures; ipj?: IpjFigures }): void {
     line('RD: source edit reached every copy', figures.rd.edit, figures.rd.baselineUpdate, 'bench updating the same ConfigMaps');
   }
   if (figures.ipj) {
-    line('IPJ: tag in every NodeImage', figures.ipj.tag, figures.ipj.baseline, 'bench patching the same NodeImages');
+    line('IPJ: tag in every NodeImage', figures.ipj.tag, figures.ipj.baseline, 'bench PUTting a tag into the same NodeImages');
+    line('', figures.ipj.tag, figures.ipj.baselinePatch, 'bench merge-patching a tag into them', false);
     line('IPJ: pulls reported → job completed', figures.ipj.complete, figures.ipj.report, 'the reports themselves', false);
   }
 }
