@@ -46,6 +46,11 @@ export async function imagePullJobBench(ctx: BenchContext): Promise<IpjFigures> 
 
   // Baselines: the bench writes a tag like the job's (another image, no owner) into every NodeImage itself, once as
   // the controller does (PUT of the object from the cache) and once as a merge patch.
+  // Removed again (untimed) so the job writes NodeImages of the same size as the baselines did.
+  const removeTag = async (image: string) => {
+    await pool(names, WRITE_CONCURRENCY, (n) => client.patch(resources.nodeImages, { name: n }, 'merge', { spec: { images: { [image]: null } } }));
+    await ctx.controllersQuiet();
+  };
   const baselineTag = (image: string) => ({ [image]: { tags: [{ tag: '1', version: 0, createdAt: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
     pullPolicy: { ttlSecondsAfterFinished: 600, timeoutSeconds: 600, backoffLimit: 3 } }] } });
   const baseline = await meter.phase(`IPJ baseline: bench PUTs a tag into ${NODES} NodeImages from the cache (${WRITE_CONCURRENCY} in flight)`,
@@ -53,10 +58,10 @@ export async function imagePullJobBench(ctx: BenchContext): Promise<IpjFigures> 
       const ni = nodeImages.get(n)!;
       return client.replace(resources.nodeImages, { ...ni, spec: { ...ni.spec, images: { ...ni.spec?.images, ...baselineTag('bench/baseline-put') } } });
     }));
-  await ctx.controllersQuiet();
+  await removeTag('bench/baseline-put');
   const baselinePatch = await meter.phase(`IPJ baseline: bench merge-patches a tag into ${NODES} NodeImages (${WRITE_CONCURRENCY} in flight)`,
     () => pool(names, WRITE_CONCURRENCY, (n) => client.patch(resources.nodeImages, { name: n }, 'merge', { spec: { images: baselineTag('bench/baseline-patch') } })));
-  await ctx.controllersQuiet();
+  await removeTag('bench/baseline-patch');
 
   await client.create(resources.namespaces, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } });
   const tagged = () => names.filter((n) => nodeImages.get(n)?.spec?.images?.[IMAGE.name]?.tags?.some((x) => x.tag === IMAGE.tag)).length;
