@@ -21,6 +21,8 @@ interface Snapshot {
   /** `VERB resource` → [seconds summed, requests]: the apiserver's own request latency. */
   latency: Map<string, [number, number]>;
   controller: Map<string, number>;
+  /** `webhook result` → reviews, from the kruise-ts webhook's own /metrics (e.g. whether reviews came back patched). */
+  reviews: Map<string, number>;
   /** controller name → [seconds spent reconciling, reconciles] (the runner's own metrics). */
   reconciles: Map<string, [number, number]>;
 }
@@ -135,7 +137,21 @@ export class Meter {
   private span: { first?: number; last?: number } = {};
   readonly reports: PhaseReport[] = [];
 
-  constructor(private readonly kc: KubeConfig, private readonly processes: () => readonly MeteredProcess[], private readonly registry?: Registry) {}
+  constructor(private readonly kc: KubeConfig, private readonly processes: () => readonly MeteredProcess[], private readonly registry?: Registry,
+    private readonly webhookMetricsUrl?: string) {}
+
+  private async reviews(): Promise<Map<string, number>> {
+    const out = new Map<string, number>();
+    if (!this.webhookMetricsUrl) return out;
+    const text = await (await fetch(this.webhookMetricsUrl)).text();
+    for (const line of text.split('\n')) {
+      const m = LINE.exec(line);
+      if (m?.[1] !== 'kruise_webhook_admission_requests_total') continue;
+      const labels = Object.fromEntries([...m[2]!.matchAll(LABEL)].map((l) => [l[1], l[2]]));
+      out.set(`${labels.webhook} ${labels.result}`, Number(m[3]));
+    }
+    return out;
+  }
 
   private async reconciles(): Promise<Map<string, [number, number]>> {
     const out = new Map<string, [number, number]>();
@@ -170,7 +186,8 @@ export class Meter {
     const own = process.cpuUsage();
     cpu.set('bench (controllers + bench client)', (own.user + own.system) / 1e6);
     const metrics = parseApiserverMetrics(await getText(this.kc, '/metrics'));
-    return { at: performance.now(), load: loadavg()[0]!, cpu, ...metrics, controller: new Map(this.controller), reconciles: await this.reconciles() };
+    return { at: performance.now(), load: loadavg()[0]!, cpu, ...metrics, controller: new Map(this.controller), reconciles: await this.reconciles(),
+      reviews: await this.reviews() };
   }
 
   /** Runs `f` as one phase and records its figures; the phase's time is `f`'s. */
@@ -201,6 +218,7 @@ export class Meter {
     const slowest = [...latency].filter(([k]) => writes.has(k)).sort((x, y) => y[1][1] - x[1][1]).slice(0, 3)
       .map(([k, [s, n]]) => `${k} ${ms(s / n)}`).join(', ');
     const webhooks = [...pairDiff(a.webhooks, b.webhooks)].map(([k, [s, n]]) => `${k} ${n}× ${ms(s / n)}`).join(', ');
+    const reviews = diff(a.reviews, b.reviews);
     const reconciles = [...pairDiff(a.reconciles, b.reconciles)].map(([k, [t, n]]) => `${k} ${n} (${t.toFixed(2)} s)`).join(', ');
     const cpu = [...b.cpu].map(([k, v]) => `${k} ${(v - (a.cpu.get(k) ?? v)).toFixed(1)}`).join(', ');
     return [
@@ -210,6 +228,7 @@ export class Meter {
       `  apiserver reads/watches  ${top(reads, 4)}`,
       ...(slowest ? [`  apiserver mean latency   ${slowest}`] : []),
       ...(webhooks ? [`  webhook calls            ${webhooks}`] : []),
+      ...(reviews.size ? [`  kruise-ts webhook        ${[...reviews].map(([k, n]) => `${k} ${n}`).join(', ')}`] : []),
       ...(reconciles ? [`  reconciles               ${reconciles}`] : []),
       `  CPU seconds              ${cpu}`,
     ].join('\n');

@@ -53,7 +53,7 @@ async function runBenches(cluster: Cluster, manager: Manager, kwok: Daemon, dir:
   const kube = makeKube({ kubeconfig: cluster.kubeconfig });
   const processes = () => [...cluster.daemons, manager.daemon, kwok].map((d) => ({ name: d.name === 'kruise-manager' ? 'kruise-ts webhook' : d.name, pid: d.pid }));
   const registry = new Registry();
-  const meter = new Meter(kube.kc, processes, registry);
+  const meter = new Meter(kube.kc, processes, registry, `http://127.0.0.1:${manager.healthPort}/metrics`);
   let lastRequest = performance.now();
   const rest = makeRest(kube.kc, { onRequest: (m, p) => { lastRequest = performance.now(); meter.onRequest(m, p); } });
   const client = makeRest(kube.kc);

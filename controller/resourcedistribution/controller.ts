@@ -21,6 +21,11 @@ import { WriteMemo } from './write-memo.js';
 const FIELD_MANAGER = 'kruise-ts-resourcedistribution';
 /** Copy writes in flight per reconcile; with 3 workers at most 3× this against the apiserver. */
 export const WRITE_CONCURRENCY = 32;
+/**
+ * Copy events come in bursts (mostly the echoes of our own writes): an RD they wake waits this long, so a burst costs
+ * one reconcile rather than one per copy (each reconcile plans every target namespace).
+ */
+export const COPY_EVENT_DELAY_MS = 100;
 
 function copyApi(rest: KubeRest, r: Resource): CopyApi {
   return {
@@ -61,7 +66,7 @@ export const resourceDistributionController: Controller = {
     });
     namespaces.onChange(namespaceHandler(() => rds.list(), add));
     for (const kind of ['ConfigMap', 'Secret'] as const) {
-      const onCopy = copyHandler(kind, () => rds.list(), add);
+      const onCopy = copyHandler(kind, () => rds.list(), (key) => queue.addAfter(key, COPY_EVENT_DELAY_MS));
       copies[kind].onChange((obj, verb) => {
         copyWrites.seen(`${kind}/${obj.metadata?.namespace}/${obj.metadata?.name}`, obj.metadata?.resourceVersion, verb === 'delete');
         onCopy(obj, verb);
