@@ -85,7 +85,7 @@ async function run(kubeconfig: string, kwokValue: string): Promise<void> {
   const config = loadConfig({ NODEIMAGE_CREATION_DELAY_SECONDS: '0', LEADER_ELECT: 'false', LOG_LEVEL: 'silent' });
   const log = silentLogger();
   const kube = makeKube({ ...config, kubeconfig });
-  const informers = informerFactory({ kc, rest: counted, signal: stop.signal, log });
+  const informers = informerFactory({ rest: counted, signal: stop.signal, log });
   const deps: ControllerDeps = { kube, rest: counted, informers, log, metrics: new Registry(), clock: realClock, namespace: config.namespace, config,
     events: (component) => eventRecorder({ rest: counted, component, log }) };
   // The controllers' own NodeImage cache, read by the bench too: observing through it costs no API requests.

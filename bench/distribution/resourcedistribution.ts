@@ -112,7 +112,7 @@ async function main(): Promise<void> {
 
     // The bench's own view of the copies, to see when every one has a given version.
     const versions = new Map<string, string | undefined>();
-    const watchers = informerFactory({ kc: kube.kc, rest: client, signal: stop.signal, log: silentLogger() });
+    const watchers = informerFactory({ rest: client, signal: stop.signal, log: silentLogger() });
     const copies = watchers.cache<KubernetesObject & { data?: Record<string, string> }>(resources.configMaps, { labelSelector: `${LABEL}-copy=1` });
     const waiters: (() => void)[] = [];
     copies.onChange((cm, verb) => {
@@ -132,7 +132,7 @@ async function main(): Promise<void> {
     const deps: ControllerDeps = {
       kube, rest, log: silentLogger(), metrics: registry, clock: realClock, namespace: 'kruise-system',
       config: loadConfig({ FEATURE_GATES: 'ResourceDistributionGate=true', LEADER_ELECT: 'false' }),
-      informers: informerFactory({ kc: kube.kc, rest, signal: stop.signal, log: silentLogger() }),
+      informers: informerFactory({ rest, signal: stop.signal, log: silentLogger() }),
       events: (component) => eventRecorder({ rest, component, log: silentLogger() }),
     };
     const running = runControllers([resourceDistributionController], deps, stop.signal);
