@@ -9,7 +9,6 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import yaml from 'js-yaml';
 import { connectCri } from '../../daemon/cri/grpc-runtime.js';
 import { makeKube } from '../../shared/kube/client.js';
 import { seededRandom } from '../../shared/testing/random.js';
@@ -17,6 +16,7 @@ import { binDir, kubectl, startCluster } from '../../e2e/harness/cluster/cluster
 import { ensureNode, REPO_ROOT, startDaemon, type NodeDaemon } from '../../e2e/harness/daemon.js';
 import { startRuntimeEnv } from '../../e2e/harness/runtime/index.js';
 import { measureCrrLatency, type BenchContext } from './crr-figure.js';
+import { buildDaemonBundle, deployedNodeFlags } from './deployed.js';
 import { emptyRuntime, patchImages, pullWithCtr, pullWithDaemon, rssMiB, sampleRss } from './pulls.js';
 
 const IMAGES = 20;
@@ -54,14 +54,6 @@ async function idleRss(pid: number, samples = 5): Promise<number> {
     await sleep(1_000);
   }
   return median(xs);
-}
-
-/** The node flags of the DaemonSet's command (`node <flags…> dist/daemon/main.mjs`), so the bench runs what is deployed. */
-function deployedNodeFlags(): string[] {
-  const ds = yaml.load(readFileSync(join(REPO_ROOT, 'manifests/base/daemon.yaml'), 'utf8')) as { spec: { template: { spec: { containers: Array<{ name: string; command: string[] }> } } } };
-  const command = ds.spec.template.spec.containers.find((c) => c.name === 'daemon')!.command;
-  if (command[0] !== 'node' || command.at(-1) !== 'dist/daemon/main.mjs') throw new Error(`manifests/base/daemon.yaml runs ${JSON.stringify(command)}, not the bundle`);
-  return command.slice(1, -1);
 }
 
 const MiB = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)}`;
@@ -105,13 +97,12 @@ async function main(): Promise<void> {
     // One throwaway pull so neither side pays for containerd's first registry contact.
     await pullWithCtr(env.containerd.socket, [`${env.registry.host}/pause:3.10`]);
     say('bundling the daemon (npm run build:daemon)');
-    execFileSync('npm', ['run', '--silent', 'build:daemon'], { cwd: REPO_ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+    const bundle = buildDaemonBundle();
 
     const variants: Variant[] = [];
     let version = 0;
     let daemon: NodeDaemon | undefined;
     cleanups.push(async () => daemon?.stop());
-    const bundle = join(REPO_ROOT, 'dist/daemon/main.mjs');
     const deployed = deployedNodeFlags();
     const builds: Array<{ label: string; bundle?: string; nodeArgs?: string[] }> = [
       { label: `as deployed: node ${[...deployed, 'dist/daemon/main.mjs'].join(' ')}`, bundle, nodeArgs: deployed },

@@ -156,6 +156,7 @@ export class CrrSyncer {
     const pod = { namespace: crr.metadata?.namespace ?? '', name: crr.spec?.podName ?? '', uid: crr.metadata?.labels?.[CRRPodUIDLabel] ?? '' };
     const started = deps.now();
     let outcome: KillOutcome;
+    log.debug({ container: name, containerID: obs.id }, 'stopping container');
     try {
       await killContainer({ runtime, emitEvent: deps.emitEvent, now: deps.now, httpGet: deps.httpGet },
         { pod, container, criId: obs.criId, crrName: crr.metadata?.name ?? '', graceSeconds: crr.spec?.strategy?.terminationGracePeriodSeconds });
