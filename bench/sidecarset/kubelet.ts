@@ -59,6 +59,9 @@ export class BenchKubelet {
 
   private seen(pod: Pod): void {
     const name = pod.metadata?.name ?? '';
+    // An event older than what we hold (our own writes included) would make us redo work; resourceVersions are etcd
+    // revisions here, so they compare as numbers.
+    if (Number(pod.metadata?.resourceVersion) < Number(this.latest.get(name)?.metadata?.resourceVersion ?? 0)) return;
     if ((pod.status?.containerStatuses ?? []).length === 0) return; // kwok has not started it yet
     const down = changedContainers(pod).length > 0 || !isReady(pod);
     if (down) this.unavailable.add(name);
@@ -120,7 +123,8 @@ export class BenchKubelet {
     const status = { conditions: [{ type: 'ContainersReady', status: ready ? 'True' : 'False', lastTransitionTime: t }, { type: 'Ready', status: ready ? 'True' : 'False', lastTransitionTime: t }], containerStatuses: statuses };
     this.patches++;
     try {
-      await this.rest.patch(resources.pods, { namespace: this.namespace, name: pod.metadata!.name!, subresource: 'status' }, 'strategic', { status });
+      const written = await this.rest.patch<Pod>(resources.pods, { namespace: this.namespace, name: pod.metadata!.name!, subresource: 'status' }, 'strategic', { status });
+      this.seen(written);
     } catch {
       // A pod that is gone; anything else comes back with the next event.
     }
