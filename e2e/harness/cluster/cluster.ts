@@ -37,6 +37,8 @@ const ok = (f: () => unknown) => async () => { f(); return true; };
 
 export async function startCluster(opts: {
   dir: string; bin: string; fakeNodes?: number;
+  /** kube-controller-manager controllers to leave off besides the harness's own list (e.g. a bench's node lifecycle). */
+  disableControllers?: string[];
   /** After each process starts, so a caller can record what a `down` must stop if this start is interrupted. */
   onProgress?: (p: Pick<ClusterState, 'processes' | 'dataDirs'>) => void;
 }): Promise<Cluster> {
@@ -92,7 +94,8 @@ export async function startCluster(opts: {
       '--bind-address=127.0.0.1', `--secure-port=${kcmPort}`, `--cert-dir=${join(dir, 'kube-controller-manager')}`,
       `--service-account-private-key-file=${pki.saKey}`, `--root-ca-file=${pki.ca}`, '--use-service-account-credentials=true',
       // No cloud, no node IPAM (kwok assigns pod CIDRs), no persistent volumes on fake nodes.
-      '--controllers=*,-nodeipam,-cloud-node-lifecycle,-service-lb-controller,-route,-persistentvolume-binder,-persistentvolume-expander,-attachdetach',
+      `--controllers=${['*', '-nodeipam', '-cloud-node-lifecycle', '-service-lb-controller', '-route', '-persistentvolume-binder',
+        '-persistentvolume-expander', '-attachdetach', ...(opts.disableControllers ?? []).map((c) => `-${c}`)].join(',')}`,
       '--leader-elect=false', '--v=1']);
     start('kube-scheduler', [`--kubeconfig=${kc('scheduler', pki.scheduler)}`,
       `--authentication-kubeconfig=${kc('scheduler', pki.scheduler)}`, `--authorization-kubeconfig=${kc('scheduler', pki.scheduler)}`,
