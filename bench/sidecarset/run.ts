@@ -57,10 +57,15 @@ async function parallel<T>(items: T[], n: number, f: (t: T) => Promise<unknown>)
   }));
 }
 
+/** Names a process of the stack that has exited, else undefined; set once they run. */
+let exited: () => string | undefined = () => undefined;
+
 /** Polls `f` until it answers truthy, printing `progress()` every 10 s. */
 async function until<T>(what: string, f: () => Promise<T | false | undefined>, opts: { everyMs?: number; progress?: () => string | Promise<string> } = {}): Promise<T> {
   let lastReport = Date.now();
   for (;;) {
+    const gone = exited();
+    if (gone) throw new Error(`${what}: ${gone} exited`);
     const v = await f().catch(() => undefined);
     if (v) return v;
     if (opts.progress && Date.now() - lastReport >= 10_000) {
@@ -127,11 +132,13 @@ async function main(): Promise<void> {
   stops.unshift(() => killGroups([manager.daemon.pid]));
   const controller = await startController({ repoRoot, kubeconfig: cluster.kubeconfig, logDir: cluster.logDir, name: 'bench-controller' });
   stops.unshift(() => killGroups([controller.daemon.pid]));
+  exited = () => [...cluster.daemons, kwok, manager.daemon, controller.daemon].find((d) => d.child.exitCode !== null)?.name;
   const kc = new KubeConfig();
   kc.loadFromFile(cluster.kubeconfig);
   const rest = makeRest(kc, { timeoutMs: 120_000 });
   const ctl = () => controllerMetrics(controller.healthPort);
   const mem = async () => {
+    if (controller.daemon.child.exitCode !== null) return 'controller exited';
     const m = memory(controller.daemon.pid);
     return `RSS ${m.rss} MB, heap ${(await ctl()).heapMB} MB`;
   };
@@ -200,7 +207,8 @@ async function main(): Promise<void> {
   let patched = 0;
   const patchTimer = setInterval(() => say(`  baseline: ${patched} pods patched, ${kubelet.unavailableNow} unavailable, ${kubelet.patches - patchesBefore} kubelet status patches`), 10_000);
   await parallel(Array.from({ length: PODS }, (_, i) => i), CONCURRENCY, async (i) => {
-    await rest.patch(resources.pods, { namespace: NS, name: `bench-${i}` }, 'json', [{ op: 'replace', path: '/spec/containers/0/image', value: 'nginx:1.9.1' }]);
+    // By name: the injected sidecar comes first in the list.
+    await rest.patch(resources.pods, { namespace: NS, name: `bench-${i}` }, 'strategic', { spec: { containers: [{ name: 'app', image: 'nginx:1.9.1' }] } });
     patched++;
   });
   clearInterval(patchTimer);
