@@ -132,13 +132,13 @@ async function main(): Promise<void> {
   stops.unshift(() => killGroups([manager.daemon.pid]));
   const controller = await startController({ repoRoot, kubeconfig: cluster.kubeconfig, logDir: cluster.logDir, name: 'bench-controller' });
   stops.unshift(() => killGroups([controller.daemon.pid]));
-  exited = () => [...cluster.daemons, kwok, manager.daemon, controller.daemon].find((d) => d.child.exitCode !== null)?.name;
+  exited = () => [...cluster.daemons, kwok, manager.daemon, controller.daemon].find((d) => d.child.exitCode !== null || d.child.signalCode !== null)?.name;
   const kc = new KubeConfig();
   kc.loadFromFile(cluster.kubeconfig);
   const rest = makeRest(kc, { timeoutMs: 120_000 });
   const ctl = () => controllerMetrics(controller.healthPort);
   const mem = async () => {
-    if (controller.daemon.child.exitCode !== null) return 'controller exited';
+    if (exited()) return `${exited()} exited`;
     const m = memory(controller.daemon.pid);
     return `RSS ${m.rss} MB, heap ${(await ctl()).heapMB} MB`;
   };
