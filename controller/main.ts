@@ -31,7 +31,7 @@ async function main(): Promise<void> {
   // client-go's metric name; watches are not counted (they are long-lived streams, not requests).
   const requests = new Counter({ name: 'rest_client_requests_total', help: 'API requests made, by method', labelNames: ['method'] as const, registers: [registry] });
   const rest = makeRest(kube.kc, { onRequest: (method) => requests.inc({ method }) });
-  const informers = informerFactory({ kc: kube.kc, rest, signal: stop.signal, log });
+  const informers = informerFactory({ rest, signal: stop.signal, log });
   const deps: ControllerDeps = {
     kube, rest, informers, log, metrics: registry, clock: realClock, namespace: config.namespace, config,
     events: (component) => eventRecorder({ rest, component, log }),

@@ -12,6 +12,8 @@ import { fileURLToPath } from 'node:url';
 import type { KubernetesObject } from '@kubernetes/client-node';
 import { connectCri } from '../../daemon/cri/grpc-runtime.js';
 import { startContainerRecreateExecutor, type ExecutorOutcome } from '../../daemon/containerrecreate/executor.js';
+import { restExecutorPorts } from '../../daemon/containerrecreate/kube-adapters.js';
+import { informerFactory } from '../../shared/kube/informer-factory.js';
 import type { ContainerRecreateRequest } from '../../shared/api/container-recreate-request.js';
 import { makeKube } from '../../shared/kube/client.js';
 import { resources } from '../../shared/kube/resources.js';
@@ -69,7 +71,8 @@ async function bench(): Promise<void> {
     await standin.start();
     const kills = new Map<string, number>();
     const exec = startContainerRecreateExecutor({
-      kube, nodeName: NODE, runtimes: new Map([['containerd', cri.runtime]]), signal: stop.signal,
+      ...restExecutorPorts({ rest, informers: informerFactory({ rest, signal: stop.signal, log: silentLogger() }), nodeName: NODE, log: silentLogger() }),
+      nodeName: NODE, runtimes: new Map([['containerd', cri.runtime]]), signal: stop.signal,
       // CRR_BENCH_LOG=<file> keeps the executor's trace log, to see where the time goes.
       log: process.env.CRR_BENCH_LOG ? pino({ level: 'trace' }, destination({ dest: process.env.CRR_BENCH_LOG, sync: false })) : silentLogger(),
       onOutcome: (o: ExecutorOutcome) => { if (o.kind === 'kill') kills.set(o.crr, Date.now() - o.durationMs); },

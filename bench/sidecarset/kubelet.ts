@@ -6,7 +6,8 @@
 import { createHash } from 'node:crypto';
 import type { KubeConfig, KubernetesObject } from '@kubernetes/client-node';
 import { silentLogger } from '../../shared/log.js';
-import { makeListWatch, startInformer } from '../../shared/kube/informer.js';
+import { startInformer } from '../../shared/kube/informer.js';
+import { restListWatch } from '../../shared/kube/list-watch.js';
 import { listAllPages } from '../../shared/kube/informer-factory.js';
 import type { Pod } from '../../shared/api/meta.js';
 import { resources } from '../../shared/kube/resources.js';
@@ -40,9 +41,9 @@ export class BenchKubelet {
   /** Watches the namespace's pods through the shared informer (restarts, relists and 410s handled there). */
   async start(): Promise<void> {
     this.abort = new AbortController();
-    const path = `/api/v1/namespaces/${this.namespace}/pods`;
-    const cache = startInformer<Pod>(makeListWatch(this.kc, path, () => listAllPages<Pod & KubernetesObject>(this.rest, resources.pods, { namespace: this.namespace })),
-      this.abort.signal, { log: silentLogger() });
+    const cache = startInformer<Pod>(restListWatch<Pod & KubernetesObject>(this.rest, resources.pods, { namespace: this.namespace },
+      { list: () => listAllPages<Pod & KubernetesObject>(this.rest, resources.pods, { namespace: this.namespace }) }),
+    this.abort.signal, { log: silentLogger() });
     cache.onChange((pod, verb) => {
       if (verb !== 'delete') return this.seen(pod);
       const name = pod.metadata?.name ?? '';

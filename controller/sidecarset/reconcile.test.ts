@@ -57,6 +57,7 @@ function fakeApi() {
       return {} as never;
     },
     delete: async (r, o) => { log.push(`DELETE ${r.plural} ${o.name}`); return table(r).delete(keyOf(o)); },
+    watch: async () => { throw new Error('watch is not faked'); },
   };
   return { rest, log, bodies, put: (r: string, o: Obj) => (store.get(r) ?? store.set(r, new Map()).get(r)!).set(keyOf(o.metadata ?? {}), o), table: (p: string) => store.get(p) ?? new Map<string, Obj>() };
 }

@@ -1,9 +1,10 @@
 // One informer per (resource, namespace, selectors) per process, shared by every controller that reads it — as
 // client-go's SharedInformerFactory — so ten controllers watching pods cost one watch and one cache.
-import { ListWatch, Watch, type KubeConfig, type KubernetesListObject, type KubernetesObject } from '@kubernetes/client-node';
+import type { KubernetesListObject, KubernetesObject } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import { startInformer, type Cache } from './informer.js';
-import { resourcePath, type Resource } from './resources.js';
+import { restListWatch } from './list-watch.js';
+import type { Resource } from './resources.js';
 import type { KubeRest, ListOptions } from './rest.js';
 
 export interface InformerFactory {
@@ -47,24 +48,15 @@ export async function listAllPages<T extends KubernetesObject>(rest: KubeRest, r
   return { ...first, items };
 }
 
-/** A Watch whose events carry objects without managedFields, for ListWatch to cache. */
-function strippingWatch(kc: KubeConfig): Watch {
-  const inner = new Watch(kc);
-  const wrapped = Object.create(inner) as Watch;
-  wrapped.watch = (path, query, callback, done) =>
-    inner.watch(path, query, (phase: string, obj: KubernetesObject, raw: unknown) => callback(phase, stripManagedFields(obj), raw), done);
-  return wrapped;
-}
-
-export function informerFactory(deps: { kc: KubeConfig; rest: KubeRest; signal: AbortSignal; log: Logger }): InformerFactory {
+export function informerFactory(deps: { rest: KubeRest; signal: AbortSignal; log: Logger }): InformerFactory {
   const caches = new Map<string, Cache<KubernetesObject>>();
   return {
     cache<T extends KubernetesObject>(r: Resource, o: ListOptions = {}): Cache<T> {
       const id = [r.group, r.plural, o.namespace ?? '', o.labelSelector ?? '', o.fieldSelector ?? ''].join('|');
       let c = caches.get(id);
       if (!c) {
-        const path = resourcePath(r, { namespace: o.namespace });
-        const source = new ListWatch<KubernetesObject>(path, strippingWatch(deps.kc), () => listAllPages(deps.rest, r, o), false, o.labelSelector, o.fieldSelector);
+        const source = restListWatch<KubernetesObject>(deps.rest, r, { namespace: o.namespace, labelSelector: o.labelSelector, fieldSelector: o.fieldSelector },
+          { list: () => listAllPages(deps.rest, r, o), transform: stripManagedFields });
         c = startInformer(source, deps.signal, { log: deps.log.child({ informer: id }) });
         caches.set(id, c);
       }
