@@ -1,7 +1,7 @@
 // Composition root of the node daemon (kruise-daemon): the only place that reads process.env, handles signals or
 // exits. One process per node: the CRI connection, node-scoped informers and the node-local controllers.
 import { setMaxListeners } from 'node:events';
-import { ConfigError, loadDaemonConfig, type DaemonConfig } from '../shared/config.js';
+import { configOrExit, loadDaemonConfig } from '../shared/config.js';
 import { informerFactory } from '../shared/kube/informer-factory.js';
 import { loadApiServer } from '../shared/kube/kubeconfig.js';
 import { makeRest } from '../shared/kube/rest.js';
@@ -18,20 +18,8 @@ import { createDaemonMetrics } from './metrics.js';
 const SHUTDOWN_GRACE_MS = 8_000;
 const CRI_CHECK_TIMEOUT_MS = 5_000;
 
-function config(): DaemonConfig {
-  try {
-    return loadDaemonConfig(process.env);
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`${err.message}\n`);
-      process.exit(2);
-    }
-    throw err;
-  }
-}
-
 async function main(): Promise<void> {
-  const cfg = config();
+  const cfg = configOrExit(loadDaemonConfig, process.env);
   const log = createLogger({ level: cfg.logLevel, name: 'kruise-daemon' });
   const stop = new AbortController();
   // Every informer, queue and pull listens on this one signal; the default cap of 10 would warn about a non-leak.
