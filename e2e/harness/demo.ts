@@ -70,7 +70,10 @@ export async function runDemo(o: DemoOptions): Promise<void> {
     }, 180_000);
     const after = json<PodJson>(['get', 'pod', 'test-pod']);
     if (after?.metadata.uid !== before?.metadata.uid) throw new DemoStepFailed('test-pod was recreated instead of upgraded in place');
-    await waitFor('scs-demo UPDATED 1', () => (json<{ status?: { updatedPods?: number } }>(['get', 'sidecarset', 'scs-demo'])?.status?.updatedPods ?? 0) === 1, 60_000);
+    await waitFor('scs-demo UPDATED 1 READY 1', () => {
+      const st = json<{ status?: { updatedPods?: number; readyPods?: number } }>(['get', 'sidecarset', 'scs-demo'])?.status;
+      return st?.updatedPods === 1 && st.readyPods === 1;
+    }, 60_000);
     show('kubectl get pod test-pod');
     show('kubectl get sidecarset scs-demo');
     show('kubectl get pod test-pod -o yaml | grep busybox');
