@@ -1,7 +1,8 @@
 // Kubelet for thousands of kwok pods during a SidecarSet rollout: kwok renders a pod's status once and ignores later
 // image changes, so this watches the pods and, like kubelet, restarts a container whose spec image changed (new
 // imageID, restartCount + 1, not ready), then reports it ready. Pods are handled by name from the latest event seen,
-// so an event that arrives while the pod's previous patch is in flight is not lost.
+// so an event that arrives while the pod's previous patch is in flight is not lost. Until `acting` is set it only
+// watches: kwok renders the first status, and the bench reads from here when pods were seen ready.
 import { createHash } from 'node:crypto';
 import type { KubeConfig, KubernetesObject } from '@kubernetes/client-node';
 import { silentLogger } from '../../shared/log.js';
@@ -30,6 +31,10 @@ export class BenchKubelet {
   /** Most pods seen unavailable (a spec image not running yet, or not ready) at once. */
   peakUnavailable = 0;
   patches = 0;
+  /** Whether to write pod status (else only watch). */
+  private acting = false;
+  /** When this watch last saw a pod become available (ms since the epoch). */
+  lastAvailableAt = 0;
 
   constructor(private readonly kc: KubeConfig, private readonly rest: KubeRest, private readonly namespace: string, private readonly concurrency = 32) {}
 
@@ -39,7 +44,13 @@ export class BenchKubelet {
     const cache = startInformer<Pod>(restListWatch<Pod & KubernetesObject>(this.rest, resources.pods, { namespace: this.namespace },
       { list: () => listAllPages<Pod & KubernetesObject>(this.rest, resources.pods, { namespace: this.namespace }) }),
     this.abort.signal, { log: silentLogger() });
-    cache.onChange((pod) => this.seen(pod));
+    cache.onChange((pod, verb) => {
+      if (verb !== 'delete') return this.seen(pod);
+      const name = pod.metadata?.name ?? '';
+      this.latest.delete(name);
+      this.unavailable.delete(name);
+      this.dirty.delete(name);
+    });
     await cache.synced;
   }
 
@@ -49,10 +60,13 @@ export class BenchKubelet {
 
   private seen(pod: Pod): void {
     const name = pod.metadata?.name ?? '';
+    // An event older than what we hold (our own writes included) would make us redo work; resourceVersions are etcd
+    // revisions here, so they compare as numbers.
+    if (Number(pod.metadata?.resourceVersion) < Number(this.latest.get(name)?.metadata?.resourceVersion ?? 0)) return;
     if ((pod.status?.containerStatuses ?? []).length === 0) return; // kwok has not started it yet
     const down = changedContainers(pod).length > 0 || !isReady(pod);
     if (down) this.unavailable.add(name);
-    else this.unavailable.delete(name);
+    else if (this.unavailable.delete(name) || !this.latest.has(name)) this.lastAvailableAt = Date.now();
     this.peakUnavailable = Math.max(this.peakUnavailable, this.unavailable.size);
     this.latest.set(name, pod);
     if (down) {
@@ -61,7 +75,25 @@ export class BenchKubelet {
     }
   }
 
+  /** Pods seen with a status. */
+  get podsSeen(): number {
+    return this.latest.size;
+  }
+
+  /** Pods seen with a status that are not running their spec images or not ready. */
+  get unavailableNow(): number {
+    return this.unavailable.size;
+  }
+
+  /** Starts writing status, catching up on the pods that were left waiting while watching only. */
+  startActing(): void {
+    this.acting = true;
+    for (const name of this.unavailable) this.dirty.add(name);
+    this.pump();
+  }
+
   private pump(): void {
+    if (!this.acting) return;
     for (const name of this.dirty) {
       if (this.running >= this.concurrency) return;
       if (this.busy.has(name)) continue;
@@ -92,7 +124,8 @@ export class BenchKubelet {
     const status = { conditions: [{ type: 'ContainersReady', status: ready ? 'True' : 'False', lastTransitionTime: t }, { type: 'Ready', status: ready ? 'True' : 'False', lastTransitionTime: t }], containerStatuses: statuses };
     this.patches++;
     try {
-      await this.rest.patch(resources.pods, { namespace: this.namespace, name: pod.metadata!.name!, subresource: 'status' }, 'strategic', { status });
+      const written = await this.rest.patch<Pod>(resources.pods, { namespace: this.namespace, name: pod.metadata!.name!, subresource: 'status' }, 'strategic', { status });
+      this.seen(written);
     } catch {
       // A pod that is gone; anything else comes back with the next event.
     }

@@ -9,6 +9,7 @@ import { resources } from '../../shared/kube/resources.js';
 import { fakeDeps } from '../testing/deps.js';
 import { FakeCluster, RecordingQueue } from '../testing/fake-cluster.js';
 import { imagePullJobController } from './controller.js';
+import { PROGRESS_WRITE_INTERVAL_MS } from './status-pacing.js';
 
 const NODES = ['n1', 'n2', 'n3'];
 const IMAGE = 'e2e/app';
@@ -17,7 +18,7 @@ function world(spec: Partial<ImagePullJobSpec>, o: { finalizer?: boolean } = {})
   const cluster = new FakeCluster();
   cluster.seed(resources.namespaces, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'kruise-daemon-config' } });
   for (const n of NODES) cluster.seed<NodeImage>(resources.nodeImages, { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'NodeImage', metadata: { name: n, labels: { zone: n === 'n2' ? 'b' : 'a' } }, spec: {} });
-  const { deps, ctx } = fakeDeps(cluster);
+  const { deps, ctx, clock } = fakeDeps(cluster);
   const queue = new RecordingQueue();
   const reconcile = imagePullJobController.setup(deps, queue);
   const job = cluster.seed<ImagePullJob>(resources.imagePullJobs, {
@@ -25,7 +26,17 @@ function world(spec: Partial<ImagePullJobSpec>, o: { finalizer?: boolean } = {})
     metadata: { name: 'j', namespace: 'ns', ...(o.finalizer === false ? {} : { finalizers: ['apps.kruise.io/deletion-protection'] }) },
     spec: { image: `${IMAGE}:1`, completionPolicy: { type: 'Always' }, pullPolicy: { timeoutSeconds: 600, backoffLimit: 3 }, imagePullPolicy: 'IfNotPresent', ...spec },
   });
-  const run = () => queue.drain((k) => reconcile(k, ctx));
+  // As the runner would: progress held back by the status write interval is written once the interval has passed.
+  const run = async () => {
+    await queue.drain((k) => reconcile(k, ctx));
+    for (let i = 0; i < 10; i++) {
+      const progress = [...queue.delayed].filter(([, ms]) => ms <= PROGRESS_WRITE_INTERVAL_MS);
+      if (!progress.length) return;
+      await clock.advance(Math.max(...progress.map(([, ms]) => ms)));
+      for (const [k] of progress) { queue.delayed.delete(k); queue.add(k); }
+      await queue.drain((k) => reconcile(k, ctx));
+    }
+  };
   const ni = (n: string) => cluster.get<NodeImage>(resources.nodeImages, n)!;
   const holders = () => NODES.filter((n) => ni(n).spec?.images?.[IMAGE]?.tags.some((t) => t.tag === '1'));
   const getJob = () => cluster.get<ImagePullJob>(resources.imagePullJobs, 'j', 'ns');
@@ -35,7 +46,8 @@ function world(spec: Partial<ImagePullJobSpec>, o: { finalizer?: boolean } = {})
     cluster.seed(resources.nodeImages, { ...cur, status: { desired: 1, succeeded: 0, failed: 0, pulling: 0, waiting: 0,
       imageStatuses: { [IMAGE]: { tags: [{ tag: '1', phase, version, completionTime: '2025-06-01T12:00:00Z' }] } } } });
   };
-  return { cluster, job, run, ni, holders, getJob, report, queue };
+  const drain = () => queue.drain((k) => reconcile(k, ctx));
+  return { cluster, job, run, drain, clock, ni, holders, getJob, report, queue };
 }
 
 test('parallelism 1 rolls through the nodes as pulls finish, then completes and drops the finalizer', async () => {
@@ -122,4 +134,24 @@ test('an Always job past its TTL is deleted', async () => {
   const w = world({ parallelism: 5, selector: { names: [] }, completionPolicy: { type: 'Always', ttlSecondsAfterFinished: 0 } });
   await w.run();
   assert.equal(w.getJob(), undefined, 'matched nothing, completed at once, TTL 0');
+});
+
+test('progress reported by many nodes at once is written once per interval; the completion at once', async () => {
+  const w = world({ parallelism: 3, selector: { names: NODES } });
+  await w.run();
+  const statusPuts = () => w.cluster.calls.filter((c) => c.method === 'PUT' && c.plural === 'imagepulljobs' && c.subresource === 'status').length;
+  const before = statusPuts();
+  w.report('n1', 'Succeeded');
+  await w.drain();
+  w.report('n2', 'Succeeded');
+  await w.drain();
+  assert.equal(statusPuts(), before, 'two reports within the interval: no status write yet');
+  assert.ok((w.queue.delayed.get('ns/j') ?? Infinity) <= PROGRESS_WRITE_INTERVAL_MS, 'the job comes back when the interval is over');
+  await w.run();
+  assert.equal(statusPuts(), before + 1, 'both reports in one write');
+  assert.equal(w.getJob()?.status?.succeeded, 2);
+  w.report('n3', 'Succeeded');
+  await w.drain();
+  assert.equal(statusPuts(), before + 2, 'the completion is not held back');
+  assert.ok(w.getJob()?.status?.completionTime);
 });

@@ -18,6 +18,7 @@ import type { Controller } from '../types.js';
 import { computeStatus, parallelismOf } from './job-status.js';
 import { OwnerIndex } from './owner-index.js';
 import { planSecrets } from './secret-copies.js';
+import { progressWriteDelay } from './status-pacing.js';
 import { withJobTag, withoutJobTags } from './tag-edit.js';
 import { alignTag, tagPullPolicy } from './tag-policy.js';
 import { mayTarget, selectTargets } from './targets.js';
@@ -25,7 +26,7 @@ import { jobsForNodeImage, jobsForPod, jobsForSecret } from './watch.js';
 import { applySecretPlan, FIELD_MANAGER, forEachLimit, updateNodeImage } from './writes.js';
 
 /** NodeImage writes in flight per reconcile: upstream writes one after another, which is slow for large jobs. */
-const WRITE_CONCURRENCY = 16;
+export const WRITE_CONCURRENCY = 16;
 
 export const imagePullJobController: Controller = {
   name: 'imagepulljob-controller',
@@ -41,6 +42,8 @@ export const imagePullJobController: Controller = {
     const index = new OwnerIndex();
     /** Each job's targets at its last reconcile: a NodeImage leaving them must wake the job too. */
     const lastTargets = new Map<string, Set<string>>();
+    /** When this process last wrote each job's status (progress is written at most once per interval). */
+    const lastStatusWrite = new Map<string, number>();
     const policy = { defaultTtlSecondsForAlways: config.defaultTtlSecondsForAlwaysNodeImage };
     const podsOnNode = (node: string) => pods.list().filter((p) => p.spec?.nodeName === node);
     const watchState = {
@@ -77,7 +80,7 @@ export const imagePullJobController: Controller = {
 
     return async (key, { log }): Promise<Result | void> => {
       const job = jobs.get(key);
-      if (!job) { lastTargets.delete(key); return; }
+      if (!job) { lastTargets.delete(key); lastStatusWrite.delete(key); return; }
       const uid = job.metadata?.uid ?? '';
       if (job.metadata?.deletionTimestamp) {
         if (!job.metadata.finalizers?.includes(Finalizer)) return;
@@ -139,6 +142,9 @@ export const imagePullJobController: Controller = {
       }
 
       if (canonical(current.status) !== canonical(result.status)) {
+        const wait = progressWriteDelay(current.status, result.status, lastStatusWrite.get(key), clock.now());
+        if (wait > 0) return { requeueAfterMs: wait };
+        lastStatusWrite.set(key, clock.now());
         jobs.wrote(await rest.replace(resources.imagePullJobs, withTypeMeta(resources.imagePullJobs, { ...current, status: result.status }), { subresource: 'status', fieldManager: FIELD_MANAGER }));
         return;
       }

@@ -37,6 +37,11 @@ const ok = (f: () => unknown) => async () => { f(); return true; };
 
 export async function startCluster(opts: {
   dir: string; bin: string; fakeNodes?: number;
+  /**
+   * More kube-controller-manager controllers to turn off (e.g. `ttl`, `nodelifecycle` for a benchmark whose 1,000
+   * kwok nodes send no heartbeats). Empty for tests: they run against the usual set.
+   */
+  kcmDisable?: readonly string[];
   /** After each process starts, so a caller can record what a `down` must stop if this start is interrupted. */
   onProgress?: (p: Pick<ClusterState, 'processes' | 'dataDirs'>) => void;
 }): Promise<Cluster> {
@@ -92,7 +97,7 @@ export async function startCluster(opts: {
       '--bind-address=127.0.0.1', `--secure-port=${kcmPort}`, `--cert-dir=${join(dir, 'kube-controller-manager')}`,
       `--service-account-private-key-file=${pki.saKey}`, `--root-ca-file=${pki.ca}`, '--use-service-account-credentials=true',
       // No cloud, no node IPAM (kwok assigns pod CIDRs), no persistent volumes on fake nodes.
-      '--controllers=*,-nodeipam,-cloud-node-lifecycle,-service-lb-controller,-route,-persistentvolume-binder,-persistentvolume-expander,-attachdetach',
+      `--controllers=*,-nodeipam,-cloud-node-lifecycle,-service-lb-controller,-route,-persistentvolume-binder,-persistentvolume-expander,-attachdetach${(opts.kcmDisable ?? []).map((c) => `,-${c}`).join('')}`,
       '--leader-elect=false', '--v=1']);
     start('kube-scheduler', [`--kubeconfig=${kc('scheduler', pki.scheduler)}`,
       `--authentication-kubeconfig=${kc('scheduler', pki.scheduler)}`, `--authorization-kubeconfig=${kc('scheduler', pki.scheduler)}`,

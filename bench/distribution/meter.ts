@@ -1,0 +1,185 @@
+// Per-phase figures for bench:distribution, so a slow phase can be told apart from a slow machine: wall time, the
+// 1-minute load average, CPU seconds of every cluster process (from /proc), the apiserver's own request counts by
+// verb and resource and its admission-webhook latency (from its /metrics), and the API requests the controllers made.
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import https from 'node:https';
+import { loadavg } from 'node:os';
+import type { KubeConfig } from '@kubernetes/client-node';
+
+export interface MeteredProcess { name: string; pid: number }
+
+interface Snapshot {
+  at: number;
+  load: number;
+  cpu: Map<string, number>;
+  /** `VERB resource[/subresource]` → requests, summed over codes. */
+  requests: Map<string, number>;
+  /** webhook name → [seconds summed, calls]. */
+  webhooks: Map<string, [number, number]>;
+  /** `VERB resource` → [seconds summed, requests]: the apiserver's own request latency. */
+  latency: Map<string, [number, number]>;
+  controller: Map<string, number>;
+}
+
+export interface PhaseReport {
+  name: string;
+  seconds: number;
+  loadStart: number;
+  loadEnd: number;
+  text: string;
+}
+
+const CLK_TCK = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+
+/** utime + stime of one process in seconds, or undefined when it is gone. */
+function cpuSeconds(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLK_TCK;
+  } catch {
+    return undefined;
+  }
+}
+
+/** GET a non-JSON path (/metrics) with the kubeconfig's credentials. */
+async function getText(kc: KubeConfig, path: string): Promise<string> {
+  const server = new URL(kc.getCurrentCluster()!.server);
+  const opts: https.RequestOptions = { method: 'GET', hostname: server.hostname, port: server.port, path, timeout: 30_000 };
+  await kc.applyToHTTPSOptions(opts);
+  return new Promise((resolve, reject) => {
+    const req = https.request(opts, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => (res.statusCode === 200 ? resolve(Buffer.concat(chunks).toString('utf8')) : reject(new Error(`GET ${path}: ${res.statusCode}`))));
+      res.on('error', reject);
+    });
+    req.on('timeout', () => req.destroy(new Error(`GET ${path}: timeout`)));
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+const LINE = /^([a-zA-Z_:][a-zA-Z0-9_:]*)\{([^}]*)\} (\S+)$/;
+const LABEL = /(\w+)="((?:[^"\\]|\\.)*)"/g;
+
+/** The few apiserver series the report uses, from Prometheus text. */
+export function parseApiserverMetrics(text: string): Pick<Snapshot, 'requests' | 'webhooks' | 'latency'> {
+  const requests = new Map<string, number>();
+  const webhooks = new Map<string, [number, number]>();
+  const latency = new Map<string, [number, number]>();
+  const addPair = (m: Map<string, [number, number]>, key: string, i: 0 | 1, v: number) => {
+    const e = m.get(key) ?? [0, 0];
+    e[i] += v;
+    m.set(key, e);
+  };
+  for (const line of text.split('\n')) {
+    if (!line.startsWith('apiserver_')) continue;
+    const m = LINE.exec(line);
+    if (!m) continue;
+    const [, name, rawLabels, rawValue] = m;
+    const labels: Record<string, string> = {};
+    for (const l of rawLabels!.matchAll(LABEL)) labels[l[1]!] = l[2]!;
+    const value = Number(rawValue);
+    const resource = `${labels.resource ?? ''}${labels.subresource ? `/${labels.subresource}` : ''}`;
+    switch (name) {
+      case 'apiserver_request_total':
+        requests.set(`${labels.verb} ${resource}`, (requests.get(`${labels.verb} ${resource}`) ?? 0) + value);
+        break;
+      case 'apiserver_request_duration_seconds_sum': addPair(latency, `${labels.verb} ${resource}`, 0, value); break;
+      case 'apiserver_request_duration_seconds_count': addPair(latency, `${labels.verb} ${resource}`, 1, value); break;
+      case 'apiserver_admission_webhook_admission_duration_seconds_sum': addPair(webhooks, labels.name ?? '?', 0, value); break;
+      case 'apiserver_admission_webhook_admission_duration_seconds_count': addPair(webhooks, labels.name ?? '?', 1, value); break;
+    }
+  }
+  return { requests, webhooks, latency };
+}
+
+/** `/apis/g/v/namespaces/ns/configmaps/name` → `configmaps`; a subresource is kept (`nodeimages/status`). */
+export function resourceOfPath(path: string): string {
+  const parts = path.split('?')[0]!.split('/').filter(Boolean);
+  let rest = parts[0] === 'api' ? parts.slice(2) : parts.slice(3);
+  if (rest[0] === 'namespaces' && rest.length > 2) rest = rest.slice(2);
+  return rest.length >= 3 ? `${rest[0]}/${rest[2]}` : rest[0] ?? '?';
+}
+
+const diff = (a: Map<string, number>, b: Map<string, number>) => {
+  const out = new Map<string, number>();
+  for (const [k, v] of b) if (v - (a.get(k) ?? 0) > 0) out.set(k, v - (a.get(k) ?? 0));
+  return out;
+};
+const pairDiff = (a: Map<string, [number, number]>, b: Map<string, [number, number]>) => {
+  const out = new Map<string, [number, number]>();
+  for (const [k, [s, n]] of b) {
+    const [s0, n0] = a.get(k) ?? [0, 0];
+    if (n - n0 > 0) out.set(k, [s - s0, n - n0]);
+  }
+  return out;
+};
+const total = (m: Map<string, number>) => [...m.values()].reduce((x, y) => x + y, 0);
+const top = (m: Map<string, number>, n: number) => {
+  const sorted = [...m].sort((a, b) => b[1] - a[1]);
+  const shown = sorted.slice(0, n).map(([k, v]) => `${k} ${v}`);
+  const rest = sorted.slice(n).reduce((x, [, v]) => x + v, 0);
+  return `${total(m)}${shown.length ? ` (${shown.join(', ')}${rest ? `, other ${rest}` : ''})` : ''}`;
+};
+const ms = (s: number) => `${(s * 1000).toFixed(1)} ms`;
+
+export class Meter {
+  private readonly controller = new Map<string, number>();
+  readonly reports: PhaseReport[] = [];
+
+  constructor(private readonly kc: KubeConfig, private readonly processes: () => readonly MeteredProcess[]) {}
+
+  /** For makeRest's onRequest: counts the controllers' requests by verb and resource. */
+  readonly onRequest = (method: string, path: string) => {
+    const key = `${method} ${resourceOfPath(path)}`;
+    this.controller.set(key, (this.controller.get(key) ?? 0) + 1);
+  };
+
+  private async snapshot(): Promise<Snapshot> {
+    const cpu = new Map<string, number>();
+    for (const p of this.processes()) {
+      const s = cpuSeconds(p.pid);
+      if (s !== undefined) cpu.set(p.name, s);
+    }
+    const own = process.cpuUsage();
+    cpu.set('bench (controllers + bench client)', (own.user + own.system) / 1e6);
+    const metrics = parseApiserverMetrics(await getText(this.kc, '/metrics'));
+    return { at: performance.now(), load: loadavg()[0]!, cpu, ...metrics, controller: new Map(this.controller) };
+  }
+
+  /** Runs `f` as one phase and records its figures; the phase's time is `f`'s. */
+  async phase<T>(name: string, f: () => Promise<T>): Promise<{ value: T; seconds: number }> {
+    const before = await this.snapshot();
+    const t0 = performance.now();
+    const value = await f();
+    const seconds = (performance.now() - t0) / 1000;
+    const after = await this.snapshot();
+    this.reports.push({ name, seconds, loadStart: before.load, loadEnd: after.load, text: this.describe(name, seconds, before, after) });
+    process.stdout.write(`${this.reports.at(-1)!.text}\n`);
+    return { value, seconds };
+  }
+
+  private describe(name: string, seconds: number, a: Snapshot, b: Snapshot): string {
+    const requests = diff(a.requests, b.requests);
+    // WATCH counts watch starts, not events; shown, but not what a phase costs.
+    const writes = new Map([...requests].filter(([k]) => /^(POST|PUT|PATCH|DELETE|APPLY)\b/.test(k)));
+    const reads = new Map([...requests].filter(([k]) => !writes.has(k)));
+    const latency = pairDiff(a.latency, b.latency);
+    const slowest = [...latency].filter(([k]) => writes.has(k)).sort((x, y) => y[1][1] - x[1][1]).slice(0, 3)
+      .map(([k, [s, n]]) => `${k} ${ms(s / n)}`).join(', ');
+    const webhooks = [...pairDiff(a.webhooks, b.webhooks)].map(([k, [s, n]]) => `${k} ${n}× ${ms(s / n)}`).join(', ');
+    const cpu = [...b.cpu].map(([k, v]) => `${k} ${(v - (a.cpu.get(k) ?? v)).toFixed(1)}`).join(', ');
+    return [
+      `phase ${name}: ${seconds.toFixed(2)} s, load average ${a.load.toFixed(2)} → ${b.load.toFixed(2)}`,
+      `  controller API requests  ${top(diff(a.controller, b.controller), 6)}`,
+      `  apiserver writes         ${top(writes, 6)}`,
+      `  apiserver reads/watches  ${top(reads, 4)}`,
+      ...(slowest ? [`  apiserver mean latency   ${slowest}`] : []),
+      ...(webhooks ? [`  webhook calls            ${webhooks}`] : []),
+      `  CPU seconds              ${cpu}`,
+    ].join('\n');
+  }
+}
