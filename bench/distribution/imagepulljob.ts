@@ -17,7 +17,7 @@ const LABEL = 'kruise-ts.io/bench-imagepulljob';
 const PHASE_TIMEOUT_MS = 300_000;
 
 export interface IpjFigures {
-  nodeImages: number; baseline: number; tag: number;
+  nodeImages: number; baseline: number; baselinePatch: number; tag: number;
   /** The daemon stand-in's 1,000 status reports, and from their start until the job completed. */
   report: number; complete: number;
 }
@@ -44,9 +44,24 @@ export async function imagePullJobBench(ctx: BenchContext): Promise<IpjFigures> 
   const created = await meter.phase(`NodeImages: all ${NODES} created by the controller`, () => until('NodeImages created', () => present() >= NODES, PHASE_TIMEOUT_MS));
   await ctx.controllersQuiet();
 
-  const baseline = await meter.phase(`IPJ baseline: bench merge-patches ${NODES} NodeImages (${WRITE_CONCURRENCY} in flight)`,
-    () => pool(names, WRITE_CONCURRENCY, (n) => client.patch(resources.nodeImages, { name: n }, 'merge', { metadata: { annotations: { 'bench/touched': 'yes' } } })));
-  await ctx.controllersQuiet();
+  // Baselines: the bench writes a tag like the job's (another image, no owner) into every NodeImage itself, once as
+  // the controller does (PUT of the object from the cache) and once as a merge patch.
+  // Removed again (untimed) so the job writes NodeImages of the same size as the baselines did.
+  const removeTag = async (image: string) => {
+    await pool(names, WRITE_CONCURRENCY, (n) => client.patch(resources.nodeImages, { name: n }, 'merge', { spec: { images: { [image]: null } } }));
+    await ctx.controllersQuiet();
+  };
+  const baselineTag = (image: string) => ({ [image]: { tags: [{ tag: '1', version: 0, createdAt: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+    pullPolicy: { ttlSecondsAfterFinished: 600, timeoutSeconds: 600, backoffLimit: 3 } }] } });
+  const baseline = await meter.phase(`IPJ baseline: bench PUTs a tag into ${NODES} NodeImages from the cache (${WRITE_CONCURRENCY} in flight)`,
+    () => pool(names, WRITE_CONCURRENCY, (n) => {
+      const ni = nodeImages.get(n)!;
+      return client.replace(resources.nodeImages, { ...ni, spec: { ...ni.spec, images: { ...ni.spec?.images, ...baselineTag('bench/baseline-put') } } });
+    }));
+  await removeTag('bench/baseline-put');
+  const baselinePatch = await meter.phase(`IPJ baseline: bench merge-patches a tag into ${NODES} NodeImages (${WRITE_CONCURRENCY} in flight)`,
+    () => pool(names, WRITE_CONCURRENCY, (n) => client.patch(resources.nodeImages, { name: n }, 'merge', { spec: { images: baselineTag('bench/baseline-patch') } })));
+  await removeTag('bench/baseline-patch');
 
   await client.create(resources.namespaces, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } });
   const tagged = () => names.filter((n) => nodeImages.get(n)?.spec?.images?.[IMAGE.name]?.tags?.some((x) => x.tag === IMAGE.tag)).length;
@@ -75,5 +90,5 @@ export async function imagePullJobBench(ctx: BenchContext): Promise<IpjFigures> 
   await meter.phase('IPJ complete: controllers settle (no request for 3 s)', () => ctx.controllersQuiet());
   const st = jobs.get(`${NS}/bench`)?.status;
   say(`IPJ final status: desired ${st?.desired}, succeeded ${st?.succeeded}, failed ${st?.failed}, message ${st?.message}`);
-  return { nodeImages: created.seconds, baseline: baseline.seconds, tag: tag.seconds, report: reportSeconds, complete: complete.seconds };
+  return { nodeImages: created.seconds, baseline: baseline.seconds, baselinePatch: baselinePatch.seconds, tag: tag.seconds, report: reportSeconds, complete: complete.seconds };
 }

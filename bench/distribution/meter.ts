@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import https from 'node:https';
 import { loadavg } from 'node:os';
 import type { KubeConfig } from '@kubernetes/client-node';
+import type { Registry } from 'prom-client';
 
 export interface MeteredProcess { name: string; pid: number }
 
@@ -20,6 +21,8 @@ interface Snapshot {
   /** `VERB resource` → [seconds summed, requests]: the apiserver's own request latency. */
   latency: Map<string, [number, number]>;
   controller: Map<string, number>;
+  /** controller name → [seconds spent reconciling, reconciles] (the runner's own metrics). */
+  reconciles: Map<string, [number, number]>;
 }
 
 export interface PhaseReport {
@@ -128,14 +131,34 @@ const ms = (s: number) => `${(s * 1000).toFixed(1)} ms`;
 
 export class Meter {
   private readonly controller = new Map<string, number>();
+  /** performance.now() of the controllers' first and last request in the running phase. */
+  private span: { first?: number; last?: number } = {};
   readonly reports: PhaseReport[] = [];
 
-  constructor(private readonly kc: KubeConfig, private readonly processes: () => readonly MeteredProcess[]) {}
+  constructor(private readonly kc: KubeConfig, private readonly processes: () => readonly MeteredProcess[], private readonly registry?: Registry) {}
+
+  private async reconciles(): Promise<Map<string, [number, number]>> {
+    const out = new Map<string, [number, number]>();
+    const metric = async (name: string) => (await this.registry?.getSingleMetric(name)?.get())?.values ?? [];
+    for (const v of await metric('controller_runtime_reconcile_total')) {
+      const c = String(v.labels.controller);
+      out.set(c, [out.get(c)?.[0] ?? 0, (out.get(c)?.[1] ?? 0) + v.value]);
+    }
+    for (const v of await metric('controller_runtime_reconcile_time_seconds')) {
+      if ((v as { metricName?: string }).metricName !== 'controller_runtime_reconcile_time_seconds_sum') continue;
+      const c = String(v.labels.controller);
+      out.set(c, [v.value, out.get(c)?.[1] ?? 0]);
+    }
+    return out;
+  }
 
   /** For makeRest's onRequest: counts the controllers' requests by verb and resource. */
   readonly onRequest = (method: string, path: string) => {
     const key = `${method} ${resourceOfPath(path)}`;
     this.controller.set(key, (this.controller.get(key) ?? 0) + 1);
+    const now = performance.now();
+    this.span.first ??= now;
+    this.span.last = now;
   };
 
   private async snapshot(): Promise<Snapshot> {
@@ -147,17 +170,24 @@ export class Meter {
     const own = process.cpuUsage();
     cpu.set('bench (controllers + bench client)', (own.user + own.system) / 1e6);
     const metrics = parseApiserverMetrics(await getText(this.kc, '/metrics'));
-    return { at: performance.now(), load: loadavg()[0]!, cpu, ...metrics, controller: new Map(this.controller) };
+    return { at: performance.now(), load: loadavg()[0]!, cpu, ...metrics, controller: new Map(this.controller), reconciles: await this.reconciles() };
   }
 
   /** Runs `f` as one phase and records its figures; the phase's time is `f`'s. */
   async phase<T>(name: string, f: () => Promise<T>): Promise<{ value: T; seconds: number }> {
     const before = await this.snapshot();
+    this.span = {};
     const t0 = performance.now();
     const value = await f();
     const seconds = (performance.now() - t0) / 1000;
+    const span = this.span;
     const after = await this.snapshot();
-    this.reports.push({ name, seconds, loadStart: before.load, loadEnd: after.load, text: this.describe(name, seconds, before, after) });
+    let text = this.describe(name, seconds, before, after);
+    // When the controllers started and stopped sending requests: reaction time versus write throughput.
+    if (span.first !== undefined && span.last !== undefined) {
+      text = text.replace('\n', `\n  controller requests from +${((span.first - t0) / 1000).toFixed(2)} s to +${((span.last - t0) / 1000).toFixed(2)} s\n`);
+    }
+    this.reports.push({ name, seconds, loadStart: before.load, loadEnd: after.load, text });
     process.stdout.write(`${this.reports.at(-1)!.text}\n`);
     return { value, seconds };
   }
@@ -171,6 +201,7 @@ export class Meter {
     const slowest = [...latency].filter(([k]) => writes.has(k)).sort((x, y) => y[1][1] - x[1][1]).slice(0, 3)
       .map(([k, [s, n]]) => `${k} ${ms(s / n)}`).join(', ');
     const webhooks = [...pairDiff(a.webhooks, b.webhooks)].map(([k, [s, n]]) => `${k} ${n}× ${ms(s / n)}`).join(', ');
+    const reconciles = [...pairDiff(a.reconciles, b.reconciles)].map(([k, [t, n]]) => `${k} ${n} (${t.toFixed(2)} s)`).join(', ');
     const cpu = [...b.cpu].map(([k, v]) => `${k} ${(v - (a.cpu.get(k) ?? v)).toFixed(1)}`).join(', ');
     return [
       `phase ${name}: ${seconds.toFixed(2)} s, load average ${a.load.toFixed(2)} → ${b.load.toFixed(2)}`,
@@ -179,6 +210,7 @@ export class Meter {
       `  apiserver reads/watches  ${top(reads, 4)}`,
       ...(slowest ? [`  apiserver mean latency   ${slowest}`] : []),
       ...(webhooks ? [`  webhook calls            ${webhooks}`] : []),
+      ...(reconciles ? [`  reconciles               ${reconciles}`] : []),
       `  CPU seconds              ${cpu}`,
     ].join('\n');
   }

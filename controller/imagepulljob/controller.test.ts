@@ -8,7 +8,7 @@ import type { NodeImage } from '../../shared/api/node-image.js';
 import { resources } from '../../shared/kube/resources.js';
 import { fakeDeps } from '../testing/deps.js';
 import { FakeCluster, RecordingQueue } from '../testing/fake-cluster.js';
-import { imagePullJobController } from './controller.js';
+import { imagePullJobController, NODEIMAGE_EVENT_DELAY_MS } from './controller.js';
 import { PROGRESS_WRITE_INTERVAL_MS } from './status-pacing.js';
 
 const NODES = ['n1', 'n2', 'n3'];
@@ -46,8 +46,14 @@ function world(spec: Partial<ImagePullJobSpec>, o: { finalizer?: boolean } = {})
     cluster.seed(resources.nodeImages, { ...cur, status: { desired: 1, succeeded: 0, failed: 0, pulling: 0, waiting: 0,
       imageStatuses: { [IMAGE]: { tags: [{ tag: '1', phase, version, completionTime: '2025-06-01T12:00:00Z' }] } } } });
   };
-  const drain = () => queue.drain((k) => reconcile(k, ctx));
-  return { cluster, job, run, drain, clock, ni, holders, getJob, report, queue };
+  /** Only what NodeImage events queue (their short coalescing delay), not the status interval. */
+  const drainEvents = async () => {
+    const woken = [...queue.delayed].filter(([, ms]) => ms <= NODEIMAGE_EVENT_DELAY_MS);
+    await clock.advance(NODEIMAGE_EVENT_DELAY_MS);
+    for (const [k] of woken) { queue.delayed.delete(k); queue.add(k); }
+    await queue.drain((k) => reconcile(k, ctx));
+  };
+  return { cluster, job, run, drainEvents, clock, ni, holders, getJob, report, queue };
 }
 
 test('parallelism 1 rolls through the nodes as pulls finish, then completes and drops the finalizer', async () => {
@@ -142,16 +148,16 @@ test('progress reported by many nodes at once is written once per interval; the 
   const statusPuts = () => w.cluster.calls.filter((c) => c.method === 'PUT' && c.plural === 'imagepulljobs' && c.subresource === 'status').length;
   const before = statusPuts();
   w.report('n1', 'Succeeded');
-  await w.drain();
+  await w.drainEvents();
   w.report('n2', 'Succeeded');
-  await w.drain();
+  await w.drainEvents();
   assert.equal(statusPuts(), before, 'two reports within the interval: no status write yet');
   assert.ok((w.queue.delayed.get('ns/j') ?? Infinity) <= PROGRESS_WRITE_INTERVAL_MS, 'the job comes back when the interval is over');
   await w.run();
   assert.equal(statusPuts(), before + 1, 'both reports in one write');
   assert.equal(w.getJob()?.status?.succeeded, 2);
   w.report('n3', 'Succeeded');
-  await w.drain();
+  await w.drainEvents();
   assert.equal(statusPuts(), before + 2, 'the completion is not held back');
   assert.ok(w.getJob()?.status?.completionTime);
 });

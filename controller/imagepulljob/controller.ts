@@ -27,6 +27,11 @@ import { applySecretPlan, FIELD_MANAGER, forEachLimit, updateNodeImage } from '.
 
 /** NodeImage writes in flight per reconcile: upstream writes one after another, which is slow for large jobs. */
 export const WRITE_CONCURRENCY = 16;
+/**
+ * NodeImage events come in bursts (the job's own tag writes, daemons reporting pulls): a job they wake waits this
+ * long, so a burst costs one reconcile rather than one per NodeImage (each reconcile reads every target).
+ */
+export const NODEIMAGE_EVENT_DELAY_MS = 100;
 
 export const imagePullJobController: Controller = {
   name: 'imagepulljob-controller',
@@ -56,7 +61,7 @@ export const imagePullJobController: Controller = {
       const name = ni.metadata!.name!;
       const before = index.jobsOn(name);
       index.update(name, niCache.get(name));
-      for (const key of jobsForNodeImage(watchState, name, niCache.get(name), before)) queue.add(key);
+      for (const key of jobsForNodeImage(watchState, name, niCache.get(name), before)) queue.addAfter(key, NODEIMAGE_EVENT_DELAY_MS);
     });
     pods.onChange((pod) => { for (const key of jobsForPod(watchState, pod)) queue.add(key); });
     secrets.onChange((s) => { for (const key of jobsForSecret(watchState, s, config.daemonConfigNamespace)) queue.add(key); });
@@ -131,8 +136,10 @@ export const imagePullJobController: Controller = {
       const result = computeStatus({ job: current, image, targets, secrets: plan.refs, drifted: (t) => align(t) !== undefined, now, nowTime });
       if (!result.status.completionTime) {
         const targetNames = lastTargets.get(key)!;
-        await forEachLimit(index.nodeImagesOf(uid), WRITE_CONCURRENCY, (name) => updateNodeImage(rest, nodeImages, name,
-          (ni) => withoutJobTags(ni, uid, targetNames.has(name) ? image : undefined)));
+        const withdraw = (name: string) => (ni: NodeImage) => withoutJobTags(ni, uid, targetNames.has(name) ? image : undefined);
+        // Decided from the view first: on a large job almost every NodeImage it owns needs nothing.
+        const withdrawals = index.nodeImagesOf(uid).filter((name) => { const ni = nodeImages.get(name); return ni && withdraw(name)(ni) !== undefined; });
+        await forEachLimit(withdrawals, WRITE_CONCURRENCY, (name) => updateNodeImage(rest, nodeImages, name, withdraw(name)));
         const room = Math.max(0, parallelismOf(current) - result.status.active);
         const owner = { apiVersion: KRUISE_API_VERSION, kind: 'ImagePullJob', name: current.metadata?.name, namespace: current.metadata?.namespace, uid };
         const jobTag = { image, owner, secrets: plan.refs, job: current, now: nowTime, align };
