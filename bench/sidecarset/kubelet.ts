@@ -1,6 +1,6 @@
 // Kubelet for thousands of kwok pods during a SidecarSet rollout: kwok renders a pod's status once and ignores later
 // image changes, so this watches the pods and, like kubelet, restarts a container whose spec image changed (new
-// imageID, restartCount + 1, not ready), then reports it ready. Pods are handled by name from the latest event seen,
+// imageID, restartCount + 1) and reports the pod ready again. Pods are handled by name from the latest event seen,
 // so an event that arrives while the pod's previous patch is in flight is not lost. Until `acting` is set it only
 // watches: kwok renders the first status, and the bench reads from here when pods were seen ready.
 import { createHash } from 'node:crypto';
@@ -108,20 +108,24 @@ export class BenchKubelet {
     }
   }
 
-  /** Restart changed containers (not ready), or report a restarted pod ready. */
+  /**
+   * Restarts the changed containers and reports the pod ready in one status write, as kubelet does for containers
+   * without a readiness probe (the bench's have none): new image and imageID, restartCount + 1, running since now.
+   */
   private async act(pod: Pod): Promise<void> {
     const changed = changedContainers(pod);
     if (changed.length === 0 && isReady(pod)) return;
+    const t = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
     const before = new Map((pod.status?.containerStatuses ?? []).map((s) => [s.name, s]));
     const statuses = pod.spec!.containers.map((c): Status => {
       const old = before.get(c.name)!;
-      if (!changed.includes(c.name)) return { ...old, ready: changed.length === 0 ? true : old.ready };
+      if (!changed.includes(c.name)) return { ...old, ready: true };
       const image = c.image ?? '';
-      return { ...old, image, imageID: `docker.io/library/${image.split(':')[0]}@sha256:${createHash('sha256').update(image).digest('hex')}`, restartCount: (old.restartCount ?? 0) + 1, ready: false };
+      return { ...old, image, imageID: `docker.io/library/${image.split(':')[0]}@sha256:${createHash('sha256').update(image).digest('hex')}`,
+        restartCount: (old.restartCount ?? 0) + 1, ready: true, started: true, state: { running: { startedAt: t } } } as unknown as Status;
     });
-    const ready = changed.length === 0;
-    const t = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
-    const status = { conditions: [{ type: 'ContainersReady', status: ready ? 'True' : 'False', lastTransitionTime: t }, { type: 'Ready', status: ready ? 'True' : 'False', lastTransitionTime: t }], containerStatuses: statuses };
+    const conditions = isReady(pod) ? undefined : [{ type: 'ContainersReady', status: 'True', lastTransitionTime: t }, { type: 'Ready', status: 'True', lastTransitionTime: t }];
+    const status = { ...(conditions && { conditions }), containerStatuses: statuses };
     this.patches++;
     try {
       const written = await this.rest.patch<Pod>(resources.pods, { namespace: this.namespace, name: pod.metadata!.name!, subresource: 'status' }, 'strategic', { status });

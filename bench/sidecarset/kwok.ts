@@ -8,10 +8,12 @@ import { spawnDaemon, type Daemon } from '../../e2e/harness/runtime/process.js';
 export const BENCH_KWOK_ANNOTATION = 'bench';
 
 /**
- * The bench runs without the node lifecycle controller, so nothing reads node leases: kwok renews each every quarter
- * of this (150 s), some 7 writes/s for 1,000 nodes instead of 100 at kwok's default of 40 s.
+ * No node leases. The bench runs without the node lifecycle controller, so nothing reads node health; with a lease
+ * duration, kwok v0.7.0 renews every lease and also patches every node's status every 20–45 s (it picks its slow
+ * heartbeat stage only when leases are off), some 60 writes/s for 1,000 nodes. Without, a node's status is
+ * refreshed every 10–20 min.
  */
-const LEASE_SECONDS = 600;
+const LEASE_SECONDS = 0;
 
 export function startBenchKwok(opts: { bin: string; kubeconfig: string; dir: string; logDir: string; parallelism: number }): Daemon {
   const config = join(opts.dir, 'bench-kwok.yaml');

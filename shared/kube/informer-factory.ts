@@ -28,8 +28,11 @@ export function stripManagedFields<T extends KubernetesObject>(obj: T): T {
   return obj;
 }
 
+/** What a cache keeps of an object it receives; the object passed in is the cache's to change or drop. */
+export type CacheTransform = <T extends KubernetesObject>(obj: T) => T;
+
 /** All pages of a list, as one list at the first page's resourceVersion; an expired continue token lists again unpaged. */
-export async function listAllPages<T extends KubernetesObject>(rest: KubeRest, r: Resource, o: ListOptions): Promise<KubernetesListObject<T>> {
+export async function listAllPages<T extends KubernetesObject>(rest: KubeRest, r: Resource, o: ListOptions, transform: CacheTransform = stripManagedFields): Promise<KubernetesListObject<T>> {
   const items: T[] = [];
   let first: KubernetesListObject<T> | undefined;
   let next: string | undefined;
@@ -37,26 +40,31 @@ export async function listAllPages<T extends KubernetesObject>(rest: KubeRest, r
     do {
       const page: KubernetesListObject<T> = await rest.list<T>(r, { ...o, limit: LIST_PAGE_SIZE, continue: next });
       first ??= page;
-      for (const item of page.items) items.push(stripManagedFields(item));
+      for (const item of page.items) items.push(transform(item));
       next = page.metadata?._continue ?? (page.metadata as { continue?: string } | undefined)?.continue;
     } while (next);
   } catch (err) {
     if ((err as { code?: number }).code !== 410 || !first) throw err;
     const all = await rest.list<T>(r, o);
-    return { ...all, items: all.items.map(stripManagedFields) };
+    return { ...all, items: all.items.map((i) => transform(i)) };
   }
   return { ...first, items };
 }
 
-export function informerFactory(deps: { rest: KubeRest; signal: AbortSignal; log: Logger }): InformerFactory {
+export function informerFactory(deps: {
+  rest: KubeRest; signal: AbortSignal; log: Logger;
+  /** What the cache of a resource keeps (default: all but managedFields); one process, one form per resource. */
+  transform?: (r: Resource) => CacheTransform | undefined;
+}): InformerFactory {
   const caches = new Map<string, Cache<KubernetesObject>>();
   return {
     cache<T extends KubernetesObject>(r: Resource, o: ListOptions = {}): Cache<T> {
       const id = [r.group, r.plural, o.namespace ?? '', o.labelSelector ?? '', o.fieldSelector ?? ''].join('|');
       let c = caches.get(id);
       if (!c) {
+        const transform = deps.transform?.(r) ?? stripManagedFields;
         const source = restListWatch<KubernetesObject>(deps.rest, r, { namespace: o.namespace, labelSelector: o.labelSelector, fieldSelector: o.fieldSelector },
-          { list: () => listAllPages(deps.rest, r, o), transform: stripManagedFields });
+          { list: () => listAllPages(deps.rest, r, o, transform), transform });
         c = startInformer(source, deps.signal, { log: deps.log.child({ informer: id }) });
         caches.set(id, c);
       }
