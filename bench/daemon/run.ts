@@ -156,7 +156,7 @@ async function main(): Promise<void> {
       ...variants.map((v) => `${v.label}: pull time ratio daemon/ctr ${(mean(v.daemonMs) / mean(v.ctrMs)).toFixed(2)} over ${v.daemonMs.length} round(s)`),
       ...variants.map((v) => `daemon RSS, ${v.label}: idle ${v.idle.toFixed(1)} MiB (target ≤ 60), peak while pulling ${Math.max(...v.peaks).toFixed(1)} MiB, idle after the pulls ${v.idleAfter.toFixed(1)} MiB; start to /healthz ok ${(v.startupMs / 1000).toFixed(1)} s\n  idle: ${v.breakdown}`),
       `baseline: a bare node with the deployed flags idles at ${bareNode.toFixed(1)} MiB here; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`,
-      ...(crr ? crr.map((f) => `${f.label}: ${f.value}`) : ['CRR latency: not measured here (slot bench/daemon/crr-figure.ts is empty)']),
+      ...(crr ? crr.map((f) => `${f.label}: ${f.value}`) : ['CRR latency: npm run bench:crr (it needs the kruise-ts webhook and controller, which this bench does not start)']),
     ];
     process.stdout.write(`${lines.join('\n')}\n`);
   } finally {
