@@ -11,10 +11,12 @@ import { configOrExit, loadConfig } from '../shared/config.js';
 import { createLogger } from '../shared/log.js';
 import { makeKube } from '../shared/kube/client.js';
 import { eventRecorder } from '../shared/kube/event-recorder.js';
-import { informerFactory } from '../shared/kube/informer-factory.js';
+import { informerFactory, type CacheTransform } from '../shared/kube/informer-factory.js';
+import { resources } from '../shared/kube/resources.js';
 import { LeaderElector } from '../shared/kube/leader-election.js';
 import { kubeLeaseClient } from '../shared/kube/lease-client.js';
 import { makeRest } from '../shared/kube/rest.js';
+import { cachedPod } from './cached-pod.js';
 import { controllers as allControllers } from './controllers.js';
 import { runControllers, selectControllers } from './run-controllers.js';
 import type { ControllerDeps } from './types.js';
@@ -31,7 +33,9 @@ async function main(): Promise<void> {
   // client-go's metric name; watches are not counted (they are long-lived streams, not requests).
   const requests = new Counter({ name: 'rest_client_requests_total', help: 'API requests made, by method', labelNames: ['method'] as const, registers: [registry] });
   const rest = makeRest(kube.kc, { onRequest: (method) => requests.inc({ method }) });
-  const informers = informerFactory({ kc: kube.kc, rest, signal: stop.signal, log });
+  // Pods are cached in the slim form the controllers read (cached-pod.ts): the cache holds every pod of the cluster.
+  const informers = informerFactory({ rest, signal: stop.signal, log,
+    transform: (r) => (r === resources.pods ? (cachedPod as CacheTransform) : undefined) });
   const deps: ControllerDeps = {
     kube, rest, informers, log, metrics: registry, clock: realClock, namespace: config.namespace, config,
     events: (component) => eventRecorder({ rest, component, log }),

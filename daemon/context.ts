@@ -2,7 +2,6 @@
 // informers and runner on `start`, stops when `signal` aborts, and reports through `done` when it has.
 import type { Logger } from 'pino';
 import type { DaemonConfig } from '../shared/config.js';
-import type { KubeConfig } from '@kubernetes/client-node';
 import type { InformerFactory } from '../shared/kube/informer-factory.js';
 import type { KubeRest } from '../shared/kube/rest.js';
 import type { CriConnection } from './cri/grpc-runtime.js';
@@ -13,11 +12,9 @@ export interface DaemonContext {
   config: DaemonConfig;
   log: Logger;
   /**
-   * Credentials. The daemon talks to the API only through `rest` and `informers`: constructing client-node's typed
-   * API classes (makeKube) would pull every generated model into the process (see shared/kube/client.ts).
+   * Plain-JSON REST calls (status subresources, events, patches). The daemon talks to the API only through `rest`
+   * and `informers`; nothing of client-node is loaded at run time (its types only).
    */
-  kc: KubeConfig;
-  /** Plain-JSON REST calls (status subresources, events, patches). */
   rest: KubeRest;
   /** Shared informers, stopped with `signal`; scope every one to this node or namespace. */
   informers: InformerFactory;

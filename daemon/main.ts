@@ -1,11 +1,12 @@
 // Composition root of the node daemon (kruise-daemon): the only place that reads process.env, handles signals or
 // exits. One process per node: the CRI connection, node-scoped informers and the node-local controllers.
 import { setMaxListeners } from 'node:events';
-import { ConfigError, loadDaemonConfig, type DaemonConfig } from '../shared/config.js';
-import { loadKubeConfig } from '../shared/kube/client.js';
+import { configOrExit, loadDaemonConfig } from '../shared/config.js';
 import { informerFactory } from '../shared/kube/informer-factory.js';
+import { loadApiServer } from '../shared/kube/kubeconfig.js';
 import { makeRest } from '../shared/kube/rest.js';
 import { createLogger } from '../shared/log.js';
+import { VERSION } from '../shared/version.js';
 import type { DaemonContext, NodeController } from './context.js';
 import { startContainerRecreate } from './containerrecreate/controller.js';
 import { connectRuntime } from './cri/connect.js';
@@ -17,20 +18,8 @@ import { createDaemonMetrics } from './metrics.js';
 const SHUTDOWN_GRACE_MS = 8_000;
 const CRI_CHECK_TIMEOUT_MS = 5_000;
 
-function config(): DaemonConfig {
-  try {
-    return loadDaemonConfig(process.env);
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`${err.message}\n`);
-      process.exit(2);
-    }
-    throw err;
-  }
-}
-
 async function main(): Promise<void> {
-  const cfg = config();
+  const cfg = configOrExit(loadDaemonConfig, process.env);
   const log = createLogger({ level: cfg.logLevel, name: 'kruise-daemon' });
   const stop = new AbortController();
   // Every informer, queue and pull listens on this one signal; the default cap of 10 would warn about a non-leak.
@@ -39,10 +28,10 @@ async function main(): Promise<void> {
 
   const runtime = await connectRuntime({ endpoint: cfg.criEndpoint, socketFile: cfg.criSocketFile });
   log.info({ node: cfg.nodeName, socket: runtime.socketPath, runtime: runtime.runtimeName }, 'connected to the container runtime');
-  const kc = loadKubeConfig(cfg);
-  const rest = makeRest(kc);
+  // Its own kubeconfig / service-account loader and REST watches: nothing of client-node is loaded (idle RSS).
+  const rest = makeRest(loadApiServer(cfg, process.env), { userAgent: `kruise-daemon/${VERSION}` });
   const ctx: DaemonContext = {
-    config: cfg, log, kc, rest, informers: informerFactory({ kc, rest, signal: stop.signal, log }),
+    config: cfg, log, rest, informers: informerFactory({ rest, signal: stop.signal, log }),
     cri: runtime.cri, runtimeName: runtime.runtimeName, metrics, signal: stop.signal,
   };
 

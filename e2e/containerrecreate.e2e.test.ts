@@ -9,6 +9,8 @@ import type { KubernetesObject } from '@kubernetes/client-node';
 import { destination, pino } from 'pino';
 import { connectCri, type CriConnection } from '../daemon/cri/grpc-runtime.js';
 import { startContainerRecreateExecutor, type ExecutorOutcome } from '../daemon/containerrecreate/executor.js';
+import { restExecutorPorts } from '../daemon/containerrecreate/kube-adapters.js';
+import { informerFactory } from '../shared/kube/informer-factory.js';
 import type { ContainerRecreateRequest, ContainerRecreateRequestStrategy } from '../shared/api/container-recreate-request.js';
 import { makeKube } from '../shared/kube/client.js';
 import { resources } from '../shared/kube/resources.js';
@@ -72,7 +74,8 @@ describe('ContainerRecreateRequest', { skip: typeof s === 'string' ? s : false, 
     await standin.start();
     const log = pino({ level: 'debug' }, destination({ dest: join(s.logDir, 'crr-daemon.log'), sync: true }));
     const exec = startContainerRecreateExecutor({
-      kube, nodeName: NODE, runtimes: new Map([['containerd', cri.runtime]]), log, signal: stop.signal, onOutcome: (o) => outcomes.push(o),
+      ...restExecutorPorts({ rest, informers: informerFactory({ rest, signal: stop.signal, log }), nodeName: NODE, log }),
+      nodeName: NODE, runtimes: new Map([['containerd', cri.runtime]]), log, signal: stop.signal, onOutcome: (o) => outcomes.push(o),
     });
     executorDone = exec.done;
     await exec.synced;

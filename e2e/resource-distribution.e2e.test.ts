@@ -3,12 +3,12 @@
 // does not own alone, and the real kube-controller-manager's garbage collector removes copies with their RD. The
 // harness turns ResourceDistributionGate on (e2e/harness/cluster/feature-gates.ts); the shipped default is off.
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startController } from './harness/cluster/controller.js';
 import { killGroups } from './harness/cluster/state.js';
 import { eventually, kubectl, kubectlOk, stack, updateStack } from './harness/kube.js';
+import { upstreamHash } from './harness/rd-hash.js';
 
 const s = stack();
 const example = join(import.meta.dirname, 'cluster/examples/12-resourcedistribution.yaml');
@@ -29,25 +29,6 @@ const rd = (name = 'sample') => find<Rd>(['resourcedistribution', name])!;
 const condition = (r: Rd, type: string) => r.status?.conditions?.find((c) => c.type === type);
 const patchRd = (patch: object, name = 'sample') => kubectlOk(['patch', 'resourcedistribution', name, '--type=merge', '-p', JSON.stringify(patch)]);
 const withCopies = (want: string[]) => () => namespaces.every((ns) => (copyIn(ns) !== undefined) === want.includes(ns));
-
-/** The bytes of `"spec":{"resource":<value>` exactly as the apiserver sent them (keys are sorted, resource first). */
-function rawResource(json: string): string {
-  const start = json.indexOf('"spec":{"resource":') + '"spec":{"resource":'.length;
-  let depth = 0;
-  let inString = false;
-  for (let i = start; i < json.length; i++) {
-    const ch = json[i];
-    if (inString) {
-      if (ch === '\\') i++;
-      else if (ch === '"') inString = false;
-    } else if (ch === '"') inString = true;
-    else if (ch === '{' || ch === '[') depth++;
-    else if ((ch === '}' || ch === ']') && --depth === 0) return json.slice(start, i + 1);
-  }
-  throw new Error('no spec.resource in the response');
-}
-const upstreamHash = (name = 'sample') =>
-  createHash('sha256').update(rawResource(kubectlOk(['get', '--raw', `/apis/apps.kruise.io/v1alpha1/resourcedistributions/${name}`])), 'utf8').digest('hex');
 
 describe('ResourceDistribution', { skip: typeof s === 'string' ? s : false }, () => {
   before(() => {

@@ -6,7 +6,8 @@ import type { Logger } from 'pino';
 import type { Pod } from '../shared/api/meta.js';
 import type { SidecarSet } from '../shared/api/sidecarset.js';
 import type { Kube } from '../shared/kube/client.js';
-import { makeListWatch, startInformer, type Cache } from '../shared/kube/informer.js';
+import { startInformer, type Cache } from '../shared/kube/informer.js';
+import { makeListWatch } from '../shared/kube/typed-list-watch.js';
 
 export const KRUISE_CONFIGURATION = 'kruise-configuration';
 export const PATCH_METADATA_WHITELIST_KEY = 'SidecarSet_PatchPodMetadata_WhiteList';

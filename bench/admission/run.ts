@@ -7,7 +7,7 @@
 // and time; the figures are printed, nothing is asserted about them.
 //   --profile: CPU-profile the kruise server during one more closed-loop phase and print where the time goes
 //   (--rounds 0 --profile: only that).
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +16,7 @@ import { generateCA, generateServingCert } from '../../certs/generate.js';
 import { podReview } from './fixtures.js';
 import { closedLoop, paced, sample, type PacedSummary, type Target } from './load.js';
 import { formatHotSpots, hotSpots, type CpuProfile } from './profile.js';
+import { ask, serverCpuSeconds, startServer, type Mode, type Server } from './servers.js';
 import type { Summary } from './stats.js';
 
 const WARMUP = 1_000;
@@ -43,49 +44,16 @@ const pin = canPin();
 // -a: every thread of this process (libuv pool, V8 helpers) as well as the main one.
 if (pin) execFileSync('taskset', ['-a', '-p', '-c', '1', String(process.pid)], { stdio: 'ignore' });
 
-type Mode = 'bare' | 'kruise';
-interface Server {
-  mode: Mode;
-  child: ChildProcess;
-  port: number;
-}
-
-function ask<T>(child: ChildProcess, msg: object, key: string): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const onMessage = (m: Record<string, unknown>) => {
-      if (!(key in m)) return;
-      child.off('message', onMessage);
-      child.off('exit', onExit);
-      resolve(m[key] as T);
-    };
-    const onExit = (code: number | null) => reject(new Error(`server exited with ${code} while waiting for ${key}`));
-    child.on('message', onMessage);
-    child.once('exit', onExit);
-    if (Object.keys(msg).length) child.send(msg);
-  });
-}
-
-async function startServer(mode: Mode, tls: { key: string; cert: string }): Promise<Server> {
-  const node = [process.execPath, '--import', 'tsx', fileURLToPath(new URL('./server.ts', import.meta.url))];
-  const [cmd, ...rest] = pin ? ['taskset', '-c', '0', ...node] : node;
-  // stdout (the production logger's sink) is discarded; the port and CPU figures come over IPC.
-  const child = spawn(cmd!, rest, { stdio: ['pipe', 'ignore', 'inherit', 'ipc'] });
-  child.stdin!.end(JSON.stringify({ mode, ...tls }));
-  return { mode, child, port: await ask<number>(child, {}, 'port') };
-}
-
 /**
  * CPU seconds (user + system) the server and this load generator spent while `run` ran. A generator near 100% of its
  * core caps what the server can be shown to do (the bare server, above all).
  */
 async function withCpu<T>(s: Server, run: () => Promise<T>): Promise<{ result: T; cpuSeconds: number; genCpuSeconds: number }> {
-  type Cpu = { user: number; system: number };
-  const before = await ask<Cpu>(s.child, { cpu: true }, 'cpu');
+  const before = await serverCpuSeconds(s);
   const genBefore = process.cpuUsage();
   const result = await run();
   const gen = process.cpuUsage(genBefore);
-  const after = await ask<Cpu>(s.child, { cpu: true }, 'cpu');
-  return { result, cpuSeconds: (after.user + after.system - before.user - before.system) / 1e6, genCpuSeconds: (gen.user + gen.system) / 1e6 };
+  return { result, cpuSeconds: (await serverCpuSeconds(s)) - before, genCpuSeconds: (gen.user + gen.system) / 1e6 };
 }
 
 interface Row {
@@ -100,7 +68,7 @@ const now = new Date();
 const ca = generateCA(now);
 const tls = generateServingCert(ca, 'localhost', now);
 const bodies = Array.from({ length: 64 }, (_, i) => JSON.stringify(podReview(i)));
-const servers = [await startServer('bare', tls), await startServer('kruise', tls)];
+const servers = [await startServer('bare', tls, pin ? '0' : undefined), await startServer('kruise', tls, pin ? '0' : undefined)];
 const target = (s: Server): Target => ({ port: s.port, ca: ca.cert, path: '/mutate-pod', bodies });
 const rows: Row[] = [];
 let profileText = '';

@@ -1,27 +1,30 @@
 // `npm run bench:crr`: how long from creating a ContainerRecreateRequest until its container has stopped, over 50
-// sequential CRRs on one pod (real apiserver + kruise-ts webhook and controller, the daemon's CRR executor in this
-// process, a real containerd; the script plays kubelet). Baseline from the same run: StopContainer called directly
-// through CRI on the same kind of container. Prints figures, asserts nothing.
+// sequential CRRs on one pod: real apiserver + the kruise-ts webhook and controller, the daemon as deployed (the
+// manifest's node command line on the esbuild bundle, as a host process with its ServiceAccount), a real containerd;
+// the script plays kubelet. Each run is split into phases from the daemon's own log and CRI:
+//   API write (create answered) → daemon sees the CRR (watch event) → StopContainer called → container stopped.
+// Baselines from the same run: StopContainer called directly through CRI on the same kind of container, and one
+// API write round trip. Prints figures, asserts nothing.
 //
-// Without KUBECONFIG it starts its own local cluster through e2e/cluster.sh (and tears it down); with KUBECONFIG it
-// uses that cluster, which must run the kruise-ts webhook and controller. containerd is always its own.
+// Without KUBECONFIG it starts its own local cluster through e2e/cluster.sh (no real node; torn down after); with
+// KUBECONFIG it uses that cluster, which must run the kruise-ts webhook and controller. containerd is its own.
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { KubernetesObject } from '@kubernetes/client-node';
 import { connectCri } from '../../daemon/cri/grpc-runtime.js';
-import { startContainerRecreateExecutor, type ExecutorOutcome } from '../../daemon/containerrecreate/executor.js';
 import type { ContainerRecreateRequest } from '../../shared/api/container-recreate-request.js';
 import { makeKube } from '../../shared/kube/client.js';
 import { resources } from '../../shared/kube/resources.js';
 import { makeRest, type KubeRest } from '../../shared/kube/rest.js';
-import { destination, pino } from 'pino';
-import { silentLogger } from '../../shared/log.js';
 import { CriNodeStandin } from '../../e2e/harness/cri-node-standin.js';
+import { startDaemon, type NodeDaemon } from '../../e2e/harness/daemon.js';
 import { KubeletCri, startRuntimeEnv } from '../../e2e/harness/runtime/index.js';
+import { buildDaemonBundle, deployedNodeFlags } from './deployed.js';
 
-const RUNS = 50;
+const RUNS = Number(process.env.BENCH_CRR_RUNS ?? 50);
 const WARMUP = 3;
 const NS = 'bench-crr';
 const NODE = 'kts-crr-bench-node';
@@ -39,8 +42,8 @@ const fmt = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return `p50 ${pct(s, 50).toFixed(1)} ms  p90 ${pct(s, 90).toFixed(1)} ms  p99 ${pct(s, 99).toFixed(1)} ms  min ${s[0]?.toFixed(1)} ms  max ${s[s.length - 1]?.toFixed(1)} ms  (n=${s.length})`;
 };
-const log = (line: string) => { if (process.env.CRR_BENCH_LOG) process.stderr.write(`# ${line}\n`); };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const load = () => loadavg().map((l) => l.toFixed(1)).join(' ');
 
 async function waitFor<T>(what: string, f: () => Promise<T | undefined | false>, timeoutMs: number): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -48,36 +51,46 @@ async function waitFor<T>(what: string, f: () => Promise<T | undefined | false>,
     const v = await f();
     if (v) return v;
     if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
-    await sleep(20);
+    await sleep(10);
   }
+}
+
+/** When the daemon first logged a watch event of each CRR, and when it called StopContainer for it (pino `time`). */
+function daemonTimes(daemon: NodeDaemon): { seen: Map<string, number>; stopping: Map<string, number> } {
+  const seen = new Map<string, number>();
+  const stopping = new Map<string, number>();
+  for (const line of daemon.log().split('\n')) {
+    if (!line.startsWith('{')) continue;
+    let rec: { msg?: string; crr?: string; time?: number };
+    try { rec = JSON.parse(line) as typeof rec; } catch { continue; }
+    if (!rec.crr || rec.time === undefined) continue;
+    if (rec.msg === 'CRR event' && !seen.has(rec.crr)) seen.set(rec.crr, rec.time);
+    if (rec.msg === 'stopping container' && !stopping.has(rec.crr)) stopping.set(rec.crr, rec.time);
+  }
+  return { seen, stopping };
 }
 
 async function bench(): Promise<void> {
   const env = await startRuntimeEnv();
-  const stop = new AbortController();
+  const dir = mkdtempSync('/tmp/kts-bench-crr-');
   const kube = makeKube({ kubeconfig: process.env.KUBECONFIG });
   const rest: KubeRest = makeRest(kube.kc);
   const cri = connectCri({ endpoint: env.containerd.socket, defaultTimeoutMs: 10_000 });
   const kubelet = new KubeletCri(env.containerd.socket, `${env.containerd.dir}/logs`);
   let standin: CriNodeStandin | undefined;
-  let executorDone: Promise<void> = Promise.resolve();
+  let daemon: NodeDaemon | undefined;
   try {
     const image = await env.pushTestImage({ name: 'kruise-ts/crr-bench', tag: 'v1', cmd: APP });
     await cri.images.pullImage({ image });
     await rest.create(resources.namespaces, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } } as KubernetesObject).catch(() => undefined);
     standin = new CriNodeStandin({ rest, kubelet, cri: cri.runtime, nodeName: NODE, image, pollMs: 50 });
     await standin.start();
-    const kills = new Map<string, number>();
-    const exec = startContainerRecreateExecutor({
-      kube, nodeName: NODE, runtimes: new Map([['containerd', cri.runtime]]), signal: stop.signal,
-      // CRR_BENCH_LOG=<file> keeps the executor's trace log, to see where the time goes.
-      log: process.env.CRR_BENCH_LOG ? pino({ level: 'trace' }, destination({ dest: process.env.CRR_BENCH_LOG, sync: false })) : silentLogger(),
-      onOutcome: (o: ExecutorOutcome) => { if (o.kind === 'kill') kills.set(o.crr, Date.now() - o.durationMs); },
-    });
-    executorDone = exec.done;
-    await exec.synced;
+    const nodeArgs = deployedNodeFlags();
+    // Trace level: the daemon logs each CRR watch event ('CRR event') and each StopContainer ('stopping container').
+    daemon = await startDaemon({ kubeconfig: process.env.KUBECONFIG!, nodeName: NODE, criEndpoint: env.containerd.socket, logDir: dir,
+      bundle: buildDaemonBundle(), nodeArgs, env: { LOG_LEVEL: 'trace' } });
 
-    // Baseline: StopContainer straight through CRI, on a pod the executor never sees.
+    // Baseline: StopContainer straight through CRI, on a pod the daemon never acts on.
     const direct: number[] = [];
     const base = await standin.createPod({ namespace: NS, name: 'baseline', containers: [{ name: 'app', command: APP }], terminationGracePeriodSeconds: 10 });
     standin.forget(NS, 'baseline');
@@ -102,9 +115,7 @@ async function bench(): Promise<void> {
     }
 
     await standin.createPod({ namespace: NS, name: 'target', containers: [{ name: 'app', command: APP }], terminationGracePeriodSeconds: 10 });
-    const toStopped: number[] = [];
-    const toKill: number[] = [];
-    const toCompleted: number[] = [];
+    const runs: Array<{ name: string; t0: number; created: number; stopped: number; completed: number }> = [];
     let failures = 0;
     for (let i = 0; i < WARMUP + RUNS; i++) {
       const name = `crr-${i}`;
@@ -112,51 +123,57 @@ async function bench(): Promise<void> {
       const oldId = history[history.length - 1]!;
       const t0 = Date.now();
       try {
-        log(`create ${name} at ${t0}`);
         await rest.create<Crr>(resources.containerRecreateRequests, {
           apiVersion: 'apps.kruise.io/v1alpha1', kind: 'ContainerRecreateRequest', metadata: { namespace: NS, name },
           spec: { podName: 'target', containers: [{ name: 'app' }], strategy: {}, ttlSecondsAfterFinished: 5 },
         } as Crr);
-        log(`created ${name} at ${Date.now()}`);
-        const stoppedMs = await waitFor(`${name}: container stopped`, async () => {
+        const created = Date.now();
+        const stopped = await waitFor(`${name}: container stopped`, async () => {
           const st = await cri.runtime.containerStatus(oldId);
           return st.state === 'exited' && Number(st.finishedAtNs / 1_000_000n);
         }, RUN_TIMEOUT_MS);
-        log(`stopped ${name} at ${stoppedMs}`);
         await waitFor(`${name}: Completed`, async () =>
           (await rest.find<Crr>(resources.containerRecreateRequests, { namespace: NS, name }))?.status?.phase === 'Completed', RUN_TIMEOUT_MS);
-        if (i < WARMUP) continue;
-        toStopped.push(stoppedMs - t0);
-        toCompleted.push(Date.now() - t0);
-        const killAt = kills.get(`${NS}/${name}`);
-        if (killAt !== undefined) toKill.push(killAt - t0);
+        if (i >= WARMUP) runs.push({ name, t0, created, stopped, completed: Date.now() });
       } catch (err) {
         failures++;
         process.stderr.write(`run ${i}: ${err instanceof Error ? err.message : String(err)}\n`);
       }
     }
 
+    const { seen, stopping } = daemonTimes(daemon);
+    const phase = (f: (r: (typeof runs)[number], seenAt: number, stopAt: number) => number) =>
+      runs.flatMap((r) => {
+        const s = seen.get(`${NS}/${r.name}`);
+        const k = stopping.get(`${NS}/${r.name}`);
+        return s === undefined || k === undefined ? [] : [f(r, s, k)];
+      });
+    const toStopped = runs.map((r) => r.stopped - r.t0);
     const p50 = (xs: number[]) => pct([...xs].sort((a, b) => a - b), 50);
     process.stdout.write([
       '',
-      `CRR created → container stopped (n=${RUNS}, one pod, sequential, after ${WARMUP} warm-up runs):`,
-      `  ${fmt(toStopped)}`,
-      `  of which CRR created → daemon starts the kill: ${fmt(toKill)}`,
-      `CRR created → CRR Completed (kubelet stand-in restarts within 50 ms, manager syncs readiness): ${fmt(toCompleted)}`,
+      `CRR created → container stopped, daemon as deployed (node ${[...nodeArgs, 'dist/daemon/main.mjs'].join(' ')}), n=${runs.length}, one pod, sequential, after ${WARMUP} warm-up runs:`,
+      `  total:                                   ${fmt(toStopped)}`,
+      `  1 API write (create → answered):         ${fmt(runs.map((r) => r.created - r.t0))}`,
+      `  2 create sent → daemon sees the CRR:     ${fmt(phase((r, s) => s - r.t0))}`,
+      `    (answered → seen; < 0: the watch event came first) ${fmt(phase((r, s) => s - r.created))}`,
+      `  3 daemon sees → StopContainer called:    ${fmt(phase((_r, s, k) => k - s))}`,
+      `  4 StopContainer called → stopped:        ${fmt(phase((r, _s, k) => r.stopped - k))}`,
+      `CRR created → CRR Completed (kubelet stand-in restarts within 50 ms, manager syncs readiness): ${fmt(runs.map((r) => r.completed - r.t0))}`,
       `baseline, StopContainer straight through CRI → stopped: ${fmt(direct)}`,
       `baseline, one API write (merge patch) round trip: ${fmt(apiWrite)}`,
       `p50 ratios: CRR→stopped / direct stop ${(p50(toStopped) / p50(direct)).toFixed(1)}x, CRR→stopped / one API write ${(p50(toStopped) / p50(apiWrite)).toFixed(1)}x`,
-      `failures: ${failures}; target p50 ≤ 300 ms; load average at the end: ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${cpus().length} CPUs`,
+      `failures: ${failures}; target p50 ≤ 300 ms; load average at the end: ${load()} on ${cpus().length} CPUs`,
       '',
     ].join('\n'));
   } finally {
-    stop.abort();
-    await executorDone;
+    await daemon?.stop();
     await standin?.stop({ removeNode: true }).catch(() => undefined);
     kubelet.close();
     cri.close();
     await env.stop();
     await rest.delete(resources.namespaces, { name: NS }).catch(() => undefined);
+    rmSync(dir, { recursive: true, force: true });
   }
 }
 
@@ -164,7 +181,8 @@ if (process.env.KUBECONFIG) {
   await bench();
 } else {
   // Self-contained: the e2e harness starts etcd, apiserver, KCM, scheduler, the webhook and the controller, runs this
-  // script again with KUBECONFIG set, and tears everything down.
-  const r = spawnSync('bash', [join(repoRoot, 'e2e/cluster.sh'), 'run', '--', process.execPath, '--import', 'tsx', fileURLToPath(import.meta.url)], { stdio: 'inherit' });
+  // script again with KUBECONFIG set, and tears everything down. No real node: the bench brings its own containerd.
+  const r = spawnSync('bash', [join(repoRoot, 'e2e/cluster.sh'), 'run', '--', process.execPath, '--import', 'tsx', fileURLToPath(import.meta.url)],
+    { stdio: 'inherit', env: { KRUISE_TS_REAL_NODE: '0', ...process.env } });
   process.exitCode = r.status ?? 1;
 }

@@ -1,10 +1,11 @@
 // `npm run bench:daemon`: 20 distinct images pulled concurrently through the real daemon (NodeImage spec on a real
 // kube-apiserver → daemon → CRI PullImage) versus through containerd's own `ctr`, on the same loopback registry and
-// containerd, alternating which goes first; plus the daemon's resident memory idle and while pulling. Starts and
-// stops everything itself (registry, containerd, etcd, kube-apiserver, …), loopback only. The daemon runs twice: from
-// the sources through tsx (what the manifest runs) and as the esbuild bundle. Prints figures, asserts nothing.
+// containerd, alternating which goes first; plus the daemon's resident memory idle and while pulling, and what the
+// idle memory is made of. Starts and stops everything itself (registry, containerd, etcd, kube-apiserver, …),
+// loopback only. The daemon runs as deployed (the node command line of manifests/base/daemon.yaml, on the esbuild
+// bundle) and as the bare bundle. Prints figures, asserts nothing. BENCH_DAEMON_ROUNDS overrides the rounds (2).
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -15,10 +16,11 @@ import { binDir, kubectl, startCluster } from '../../e2e/harness/cluster/cluster
 import { ensureNode, REPO_ROOT, startDaemon, type NodeDaemon } from '../../e2e/harness/daemon.js';
 import { startRuntimeEnv } from '../../e2e/harness/runtime/index.js';
 import { measureCrrLatency, type BenchContext } from './crr-figure.js';
+import { buildDaemonBundle, deployedNodeFlags } from './deployed.js';
 import { emptyRuntime, patchImages, pullWithCtr, pullWithDaemon, rssMiB, sampleRss } from './pulls.js';
 
 const IMAGES = 20;
-const ROUNDS = 2;
+const ROUNDS = Number(process.env.BENCH_DAEMON_ROUNDS ?? 2);
 /** Incompressible-ish payload per image, on top of the ~1 MB busybox layer, so every image is its own bytes. */
 const PAYLOAD_BYTES = 2 * 1024 * 1024;
 const NODE = 'kts-bench-node';
@@ -35,6 +37,7 @@ interface Variant {
   label: string;
   startupMs: number;
   idle: number;
+  breakdown: string;
   ctrMs: number[];
   daemonMs: number[];
   peaks: number[];
@@ -51,6 +54,19 @@ async function idleRss(pid: number, samples = 5): Promise<number> {
     await sleep(1_000);
   }
   return median(xs);
+}
+
+const MiB = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)}`;
+
+/** Where the idle RSS goes: anonymous vs file-backed pages (/proc), and the V8 heap and external memory (/metrics). */
+async function memoryBreakdown(daemon: NodeDaemon): Promise<string> {
+  const status = readFileSync(`/proc/${daemon.daemon.pid}/status`, 'utf8');
+  const kb = (k: string) => Number(new RegExp(`^${k}:\\s+(\\d+) kB$`, 'm').exec(status)?.[1] ?? NaN) * 1024;
+  const metrics = await daemon.metrics();
+  const m = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(metrics)?.[1] ?? NaN);
+  const space = (s: string) => Number(new RegExp(`^nodejs_heap_space_size_used_bytes\\{space="${s}"\\} (\\S+)$`, 'm').exec(metrics)?.[1] ?? NaN);
+  return `RSS anon ${MiB(kb('RssAnon'))} + file ${MiB(kb('RssFile'))} (node binary and libraries) MiB; V8 heap used ${MiB(m('nodejs_heap_size_used_bytes'))} of ${MiB(m('nodejs_heap_size_total_bytes'))} MiB ` +
+    `(old ${MiB(space('old'))}, code ${MiB(space('code'))}, new ${MiB(space('new'))}), external ${MiB(m('nodejs_external_memory_bytes'))} MiB`;
 }
 
 async function main(): Promise<void> {
@@ -81,17 +97,16 @@ async function main(): Promise<void> {
     // One throwaway pull so neither side pays for containerd's first registry contact.
     await pullWithCtr(env.containerd.socket, [`${env.registry.host}/pause:3.10`]);
     say('bundling the daemon (npm run build:daemon)');
-    execFileSync('npm', ['run', '--silent', 'build:daemon'], { cwd: REPO_ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+    const bundle = buildDaemonBundle();
 
     const variants: Variant[] = [];
     let version = 0;
     let daemon: NodeDaemon | undefined;
     cleanups.push(async () => daemon?.stop());
-    const bundle = join(REPO_ROOT, 'dist/daemon/main.mjs');
+    const deployed = deployedNodeFlags();
     const builds: Array<{ label: string; bundle?: string; nodeArgs?: string[] }> = [
-      { label: 'tsx (sources, as the manifest runs it)' },
-      { label: 'bundle (node dist/daemon/main.mjs)', bundle },
-      { label: 'bundle, node --max-semi-space-size=1 --lite-mode', bundle, nodeArgs: ['--max-semi-space-size=1', '--lite-mode'] },
+      { label: `as deployed: node ${[...deployed, 'dist/daemon/main.mjs'].join(' ')}`, bundle, nodeArgs: deployed },
+      { label: 'bundle, no node flags', bundle },
     ];
     for (const { label, bundle, nodeArgs } of builds) {
       say(`starting the daemon: ${label}`);
@@ -101,7 +116,7 @@ async function main(): Promise<void> {
       const startupMs = performance.now() - t0;
       const pid = daemon.daemon.pid;
       await sleep(10_000);
-      const v: Variant = { label, startupMs, idle: await idleRss(pid), ctrMs: [], daemonMs: [], peaks: [], idleAfter: 0 };
+      const v: Variant = { label, startupMs, idle: await idleRss(pid), breakdown: await memoryBreakdown(daemon), ctrMs: [], daemonMs: [], peaks: [], idleAfter: 0 };
       const viaCtr = async () => {
         await emptyRuntime(env.containerd.socket);
         v.ctrMs.push(await pullWithCtr(env.containerd.socket, refs));
@@ -123,6 +138,8 @@ async function main(): Promise<void> {
       variants.push(v);
     }
 
+    const bare = execFileSync(process.execPath, [...deployed, '-e', 'setTimeout(() => process.stdout.write(require("fs").readFileSync("/proc/self/status", "utf8")), 1500)'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    const bareNode = Number(/^VmRSS:\s+(\d+) kB$/m.exec(bare)?.[1]) / 1024;
     const ctx: BenchContext = { kubeconfig: kc, kube, env, daemon: daemon!, nodeName: NODE, dir };
     const crr = await measureCrrLatency(ctx);
 
@@ -136,8 +153,10 @@ async function main(): Promise<void> {
       ...variants.flatMap((v) => v.ctrMs.map((c, i) => `| ${v.label} | ${i + 1} | ${c.toFixed(0)} | ${v.daemonMs[i]!.toFixed(0)} | ${v.peaks[i]!.toFixed(1)} |`)),
       '',
       `pull time ratio daemon/ctr (means over ${allDaemon.length} rounds each): ${(mean(allDaemon) / mean(allCtr)).toFixed(2)} (target ≤ 1.1)`,
-      ...variants.map((v) => `daemon RSS, ${v.label}: idle ${v.idle.toFixed(1)} MiB (target ≤ 60), peak while pulling ${Math.max(...v.peaks).toFixed(1)} MiB, idle after the pulls ${v.idleAfter.toFixed(1)} MiB; start to /healthz ok ${(v.startupMs / 1000).toFixed(1)} s`),
-      ...(crr ? crr.map((f) => `${f.label}: ${f.value}`) : ['CRR latency: not measured here (slot bench/daemon/crr-figure.ts is empty)']),
+      ...variants.map((v) => `${v.label}: pull time ratio daemon/ctr ${(mean(v.daemonMs) / mean(v.ctrMs)).toFixed(2)} over ${v.daemonMs.length} round(s)`),
+      ...variants.map((v) => `daemon RSS, ${v.label}: idle ${v.idle.toFixed(1)} MiB (target ≤ 60), peak while pulling ${Math.max(...v.peaks).toFixed(1)} MiB, idle after the pulls ${v.idleAfter.toFixed(1)} MiB; start to /healthz ok ${(v.startupMs / 1000).toFixed(1)} s\n  idle: ${v.breakdown}`),
+      `baseline: a bare node with the deployed flags idles at ${bareNode.toFixed(1)} MiB here; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`,
+      ...(crr ? crr.map((f) => `${f.label}: ${f.value}`) : ['CRR latency: npm run bench:crr (it needs the kruise-ts webhook and controller, which this bench does not start)']),
     ];
     process.stdout.write(`${lines.join('\n')}\n`);
   } finally {

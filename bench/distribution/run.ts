@@ -59,7 +59,7 @@ async function runBenches(cluster: Cluster, manager: Manager, kwok: Daemon, dir:
   const client = makeRest(kube.kc);
   const log = pino({ level: 'warn' }, destination({ dest: join(cluster.logDir, 'bench-controllers.log'), sync: false }));
   const config = loadConfig({ FEATURE_GATES: 'ResourceDistributionGate=true', NODEIMAGE_CREATION_DELAY_SECONDS: '0', LEADER_ELECT: 'false' });
-  const informers = informerFactory({ kc: kube.kc, rest, signal: stop.signal, log });
+  const informers = informerFactory({ rest, signal: stop.signal, log });
   const deps: ControllerDeps = { kube, rest, informers, log, metrics: registry, clock: realClock, namespace: config.namespace, config,
     events: (component) => eventRecorder({ rest, component, log }) };
   const ctx: BenchContext = {

@@ -1,11 +1,13 @@
 // Kubelet for thousands of kwok pods during a SidecarSet rollout: kwok renders a pod's status once and ignores later
 // image changes, so this watches the pods and, like kubelet, restarts a container whose spec image changed (new
-// imageID, restartCount + 1, not ready), then reports it ready. Pods are handled by name from the latest event seen,
-// so an event that arrives while the pod's previous patch is in flight is not lost.
+// imageID, restartCount + 1) and reports the pod ready again. Pods are handled by name from the latest event seen,
+// so an event that arrives while the pod's previous patch is in flight is not lost. Until `acting` is set it only
+// watches: kwok renders the first status, and the bench reads from here when pods were seen ready.
 import { createHash } from 'node:crypto';
 import type { KubeConfig, KubernetesObject } from '@kubernetes/client-node';
 import { silentLogger } from '../../shared/log.js';
-import { makeListWatch, startInformer } from '../../shared/kube/informer.js';
+import { startInformer } from '../../shared/kube/informer.js';
+import { restListWatch } from '../../shared/kube/list-watch.js';
 import { listAllPages } from '../../shared/kube/informer-factory.js';
 import type { Pod } from '../../shared/api/meta.js';
 import { resources } from '../../shared/kube/resources.js';
@@ -29,16 +31,26 @@ export class BenchKubelet {
   /** Most pods seen unavailable (a spec image not running yet, or not ready) at once. */
   peakUnavailable = 0;
   patches = 0;
+  /** Whether to write pod status (else only watch). */
+  private acting = false;
+  /** When this watch last saw a pod become available (ms since the epoch). */
+  lastAvailableAt = 0;
 
   constructor(private readonly kc: KubeConfig, private readonly rest: KubeRest, private readonly namespace: string, private readonly concurrency = 32) {}
 
   /** Watches the namespace's pods through the shared informer (restarts, relists and 410s handled there). */
   async start(): Promise<void> {
     this.abort = new AbortController();
-    const path = `/api/v1/namespaces/${this.namespace}/pods`;
-    const cache = startInformer<Pod>(makeListWatch(this.kc, path, () => listAllPages<Pod & KubernetesObject>(this.rest, resources.pods, { namespace: this.namespace })),
-      this.abort.signal, { log: silentLogger() });
-    cache.onChange((pod) => this.seen(pod));
+    const cache = startInformer<Pod>(restListWatch<Pod & KubernetesObject>(this.rest, resources.pods, { namespace: this.namespace },
+      { list: () => listAllPages<Pod & KubernetesObject>(this.rest, resources.pods, { namespace: this.namespace }) }),
+    this.abort.signal, { log: silentLogger() });
+    cache.onChange((pod, verb) => {
+      if (verb !== 'delete') return this.seen(pod);
+      const name = pod.metadata?.name ?? '';
+      this.latest.delete(name);
+      this.unavailable.delete(name);
+      this.dirty.delete(name);
+    });
     await cache.synced;
   }
 
@@ -48,10 +60,13 @@ export class BenchKubelet {
 
   private seen(pod: Pod): void {
     const name = pod.metadata?.name ?? '';
+    // An event older than what we hold (our own writes included) would make us redo work; resourceVersions are etcd
+    // revisions here, so they compare as numbers.
+    if (Number(pod.metadata?.resourceVersion) < Number(this.latest.get(name)?.metadata?.resourceVersion ?? 0)) return;
     if ((pod.status?.containerStatuses ?? []).length === 0) return; // kwok has not started it yet
     const down = changedContainers(pod).length > 0 || !isReady(pod);
     if (down) this.unavailable.add(name);
-    else this.unavailable.delete(name);
+    else if (this.unavailable.delete(name) || !this.latest.has(name)) this.lastAvailableAt = Date.now();
     this.peakUnavailable = Math.max(this.peakUnavailable, this.unavailable.size);
     this.latest.set(name, pod);
     if (down) {
@@ -60,7 +75,25 @@ export class BenchKubelet {
     }
   }
 
+  /** Pods seen with a status. */
+  get podsSeen(): number {
+    return this.latest.size;
+  }
+
+  /** Pods seen with a status that are not running their spec images or not ready. */
+  get unavailableNow(): number {
+    return this.unavailable.size;
+  }
+
+  /** Starts writing status, catching up on the pods that were left waiting while watching only. */
+  startActing(): void {
+    this.acting = true;
+    for (const name of this.unavailable) this.dirty.add(name);
+    this.pump();
+  }
+
   private pump(): void {
+    if (!this.acting) return;
     for (const name of this.dirty) {
       if (this.running >= this.concurrency) return;
       if (this.busy.has(name)) continue;
@@ -75,23 +108,28 @@ export class BenchKubelet {
     }
   }
 
-  /** Restart changed containers (not ready), or report a restarted pod ready. */
+  /**
+   * Restarts the changed containers and reports the pod ready in one status write, as kubelet does for containers
+   * without a readiness probe (the bench's have none): new image and imageID, restartCount + 1, running since now.
+   */
   private async act(pod: Pod): Promise<void> {
     const changed = changedContainers(pod);
     if (changed.length === 0 && isReady(pod)) return;
+    const t = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
     const before = new Map((pod.status?.containerStatuses ?? []).map((s) => [s.name, s]));
     const statuses = pod.spec!.containers.map((c): Status => {
       const old = before.get(c.name)!;
-      if (!changed.includes(c.name)) return { ...old, ready: changed.length === 0 ? true : old.ready };
+      if (!changed.includes(c.name)) return { ...old, ready: true };
       const image = c.image ?? '';
-      return { ...old, image, imageID: `docker.io/library/${image.split(':')[0]}@sha256:${createHash('sha256').update(image).digest('hex')}`, restartCount: (old.restartCount ?? 0) + 1, ready: false };
+      return { ...old, image, imageID: `docker.io/library/${image.split(':')[0]}@sha256:${createHash('sha256').update(image).digest('hex')}`,
+        restartCount: (old.restartCount ?? 0) + 1, ready: true, started: true, state: { running: { startedAt: t } } } as unknown as Status;
     });
-    const ready = changed.length === 0;
-    const t = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
-    const status = { conditions: [{ type: 'ContainersReady', status: ready ? 'True' : 'False', lastTransitionTime: t }, { type: 'Ready', status: ready ? 'True' : 'False', lastTransitionTime: t }], containerStatuses: statuses };
+    const conditions = isReady(pod) ? undefined : [{ type: 'ContainersReady', status: 'True', lastTransitionTime: t }, { type: 'Ready', status: 'True', lastTransitionTime: t }];
+    const status = { ...(conditions && { conditions }), containerStatuses: statuses };
     this.patches++;
     try {
-      await this.rest.patch(resources.pods, { namespace: this.namespace, name: pod.metadata!.name!, subresource: 'status' }, 'strategic', { status });
+      const written = await this.rest.patch<Pod>(resources.pods, { namespace: this.namespace, name: pod.metadata!.name!, subresource: 'status' }, 'strategic', { status });
+      this.seen(written);
     } catch {
       // A pod that is gone; anything else comes back with the next event.
     }

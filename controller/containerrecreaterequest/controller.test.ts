@@ -78,6 +78,7 @@ class FakeRest implements KubeRest {
     }
     return this.save(r, cur) as unknown as T;
   }
+  async watch(): Promise<void> { throw new Error('watch is not faked: the test feeds the caches'); }
   async delete(r: Resource, o: { namespace?: string; name: string }) {
     this.calls.push(`DELETE ${r.plural} ${o.name}`);
     const cur = this.store.get(this.id(r, o.namespace, o.name));

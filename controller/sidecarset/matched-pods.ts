@@ -18,13 +18,13 @@ const key = (pod: Pod) => `${podNamespace(pod)}/${pod.metadata?.name ?? ''}`;
  * selector, which no retry can fix.
  */
 export function matchedPods(set: SidecarSet, candidates: Iterable<Pod>, namespaceLabels: NamespaceLabels): Pod[] {
-  const out: Pod[] = [];
+  const out: { key: string; pod: Pod }[] = [];
   for (const pod of candidates) {
     if (!isActivePod(pod) || !isPodInjected(set, pod) || !hasSidecarContainers(set, pod)) continue;
     if (podMatchSkipReason(set, pod, podNamespace(pod), namespaceLabels) !== null) continue;
-    out.push(pod);
+    out.push({ key: key(pod), pod });
   }
-  return out.sort((a, b) => byteOrder(key(a), key(b)));
+  return out.sort((a, b) => byteOrder(a.key, b.key)).map((x) => x.pod);
 }
 
 /** `kruise.io/sidecarset-injected-list` for a pod lacking it: every SidecarSet that matches the pod, by name. */

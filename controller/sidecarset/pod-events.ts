@@ -19,14 +19,29 @@ const labelsKey = (pod: Pod) => {
   return JSON.stringify(Object.keys(l).sort().map((k) => [k, l[k]]));
 };
 
+/**
+ * Summaries are kept per cached pod; their labels key and consistency map are shared between pods with the same
+ * content (a few distinct values across thousands of pods), the table starting over past 4,096 entries.
+ */
+const shared = new Map<string, string | ReadonlyMap<string, boolean>>();
+function share<T extends string | ReadonlyMap<string, boolean>>(key: string, make: () => T): T {
+  let v = shared.get(key) as T | undefined;
+  if (v !== undefined) return v;
+  if (shared.size >= 4096) shared.clear();
+  shared.set(key, (v = make()));
+  return v;
+}
+
 /** `sets` are the pod's injected SidecarSets that exist and whose containers the pod carries. */
 export function summarize(pod: Pod, sets: readonly SidecarSet[]): PodSummary {
+  const labels = labelsKey(pod);
+  const consistent = sets.map((s) => [s.metadata?.name ?? '', isPodStateConsistent(s, pod)] as const);
   return {
     resourceVersion: pod.metadata?.resourceVersion ?? '',
     deleting: Boolean(pod.metadata?.deletionTimestamp),
     ready: isPodReadyCondition(pod),
-    labels: labelsKey(pod),
-    consistent: new Map(sets.map((s) => [s.metadata?.name ?? '', isPodStateConsistent(s, pod)])),
+    labels: share(`l${labels}`, () => labels),
+    consistent: share(`c${JSON.stringify(consistent)}`, () => new Map(consistent)),
   };
 }
 

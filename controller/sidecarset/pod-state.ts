@@ -31,13 +31,19 @@ export function hasSidecarContainers(set: SidecarSet, pod: Pod): boolean {
   });
 }
 
+const containerNames = new WeakMap<SidecarSet, ReadonlySet<string>>();
+
 /** Pod container names the SidecarSet owns: its containers, HotUpgrade ones as their two slots. */
-export function sidecarContainerNames(set: SidecarSet): Set<string> {
-  const names = new Set<string>();
+export function sidecarContainerNames(set: SidecarSet): ReadonlySet<string> {
+  // Asked once per pod per reconcile; a cached SidecarSet is replaced, never modified, on update.
+  let names = containerNames.get(set);
+  if (names) return names;
+  const out = new Set<string>();
   for (const c of set.spec?.containers ?? []) {
-    if (isHotUpgrade(c)) hotUpgradeSlots(c.name).forEach((n) => names.add(n));
-    else names.add(c.name);
+    if (isHotUpgrade(c)) hotUpgradeSlots(c.name).forEach((n) => out.add(n));
+    else out.add(c.name);
   }
+  containerNames.set(set, (names = out));
   return names;
 }
 
@@ -56,9 +62,15 @@ export const setHashWithoutImage = (set: SidecarSet) => set.metadata?.annotation
 export const isPodSidecarUpdated = (set: SidecarSet, pod: Pod) => setHash(set) === podSetHash(pod, set);
 
 interface ParsedImage { name: string; tag: string; digest: string }
+/** Parsed references by text: a few images appear in thousands of pods, and parsing is the costly part of a check. */
+const parsedImages = new Map<string, ParsedImage | undefined>();
 function parseImage(image: string): ParsedImage | undefined {
+  if (parsedImages.has(image)) return parsedImages.get(image);
   const r = parseImageReference(image);
-  return r.ok ? r.ref : undefined;
+  const parsed = r.ok ? r.ref : undefined;
+  if (parsedImages.size >= 1024) parsedImages.clear();
+  parsedImages.set(image, parsed);
+  return parsed;
 }
 
 /** Repo and digest equal when both are digests, else repo and tag (names compared normalised; docs/compatibility.md). */

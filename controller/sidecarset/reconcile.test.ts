@@ -54,9 +54,22 @@ function fakeApi() {
     patch: async (r, o, _type, body) => {
       log.push(`PATCH ${r.plural}${o.subresource ? `/${o.subresource}` : ''} ${o.name}`);
       bodies.push(body);
-      return {} as never;
+      if (r.plural !== 'pods' || o.subresource) return {} as never;
+      // A pod patch as pod-patch.ts writes it: resourceVersion precondition, merged maps, images by container name.
+      const current = table(r).get(keyOf(o));
+      if (!current) throw new KubeApiError('PATCH', r.plural, 404, '{"reason":"NotFound"}');
+      const p = body as { metadata: { resourceVersion?: string; annotations?: Record<string, string | null> }; spec?: { containers?: { name: string; image: string }[] } };
+      if (p.metadata.resourceVersion !== current.metadata?.resourceVersion) throw new KubeApiError('PATCH', r.plural, 409, '{"reason":"Conflict"}');
+      const next = structuredClone(current) as unknown as Pod;
+      const annotations = (next.metadata!.annotations ??= {});
+      for (const [k, v] of Object.entries(p.metadata.annotations ?? {})) if (v === null) delete annotations[k]; else annotations[k] = v;
+      for (const c of p.spec?.containers ?? []) next.spec!.containers.find((x) => x.name === c.name)!.image = c.image;
+      next.metadata!.resourceVersion = String(++rv);
+      table(r).set(keyOf(o), next as unknown as Obj);
+      return structuredClone(next) as never;
     },
     delete: async (r, o) => { log.push(`DELETE ${r.plural} ${o.name}`); return table(r).delete(keyOf(o)); },
+    watch: async () => { throw new Error('watch is not faked'); },
   };
   return { rest, log, bodies, put: (r: string, o: Obj) => (store.get(r) ?? store.set(r, new Map()).get(r)!).set(keyOf(o.metadata ?? {}), o), table: (p: string) => store.get(p) ?? new Map<string, Obj>() };
 }
@@ -116,7 +129,7 @@ test('a rollout with maxUnavailable 1: one pod per round, each after kubelet has
   await h.run();
   h.world.set = { ...withImage(v1, 'busybox:2.0'), status: h.world.set.status };
   await h.run();
-  assert.deepEqual(h.api.log.filter((l) => l.includes('pods')), ['PUT pods a', 'PATCH pods/status a']);
+  assert.deepEqual(h.api.log.filter((l) => l.includes('pods')), ['PATCH pods a', 'PATCH pods/status a']);
 
   // The cache has not seen the write yet: wait, write nothing.
   assert.deepEqual(await h.run(), { requeueAfterMs: 1000 });
@@ -130,7 +143,7 @@ test('a rollout with maxUnavailable 1: one pod per round, each after kubelet has
   // Kubelet applied it: the next pod goes.
   h.kubelet(['a']);
   await h.run();
-  assert.deepEqual(h.api.log.filter((l) => l.startsWith('PUT')), ['PUT pods b']);
+  assert.deepEqual(h.api.log.filter((l) => l.startsWith('PATCH pods ')), ['PATCH pods b']);
   assert.equal(image(h.api.table('pods').get('default/b') as Pod, 'sidecar'), 'busybox:2.0');
 });
 
@@ -171,12 +184,12 @@ test('a stale cache: the pod another process already updated gets no second writ
   const v2 = { ...withImage(v1, 'busybox:2.0'), status: h.world.set.status };
   h.world.set = v2;
   await h.run();
-  assert.deepEqual(h.api.log.filter((l) => l.startsWith('PUT')), ['PUT pods a']);
+  assert.deepEqual(h.api.log.filter((l) => l.startsWith('PATCH pods ')), ['PATCH pods a']);
   // A new process: empty expectations, and a cache that has not seen the write to pod a yet.
   const fresh = harness(v2, h.world.pods);
   for (const p of h.api.table('pods').values()) fresh.api.put('pods', structuredClone(p));
   await fresh.run();
-  assert.deepEqual(fresh.api.log.filter((l) => l.includes(' pods ')), ['PUT pods a'], 'one attempt from the stale cache, refused');
+  assert.deepEqual(fresh.api.log.filter((l) => l.includes(' pods ')), ['PATCH pods a'], 'one attempt from the stale cache, refused');
   assert.equal(image(fresh.api.table('pods').get('default/a') as Pod, 'sidecar'), 'busybox:2.0');
   assert.equal((fresh.api.table('pods').get('default/b') as Pod).spec!.containers.find((c) => c.name === 'sidecar')!.image, 'busybox:1.0');
 });

@@ -73,24 +73,25 @@ function scatterByTerm(term: ScatterTerm, pods: readonly (Pod | undefined)[], in
   const last = matched.pop()!;
   totalMatched--;
   const g = groupByDensity(totalMatched, totalUnmatched, matched.length, unmatched.length);
+  // Positions into matched/unmatched rather than slices: one pass however many groups there are.
   const out: number[] = [];
-  let m = matched;
-  let u = unmatched;
+  let m = 0;
+  let u = 0;
   if (g.unmatchedRemainder > 0) {
-    out.push(...u.slice(0, g.unmatchedRemainder));
-    u = u.slice(g.unmatchedRemainder);
+    for (; u < g.unmatchedRemainder && u < unmatched.length; u++) out.push(unmatched[u]!);
   }
-  const take = (src: number[], size: number): number[] => {
-    if (src.length === 0) return src;
-    if (src.length < size) { out.push(...src); return []; }
-    out.push(...src.slice(0, size));
-    return src.slice(size);
+  const take = (src: readonly number[], from: number, size: number): number => {
+    const end = Math.min(src.length, from + size);
+    for (let i = from; i < end; i++) out.push(src[i]!);
+    return end;
   };
   for (let i = 0; i < g.groupNum; i++) {
-    m = take(m, g.matchedSize);
-    u = take(u, g.unmatchedSize);
+    m = take(matched, m, g.matchedSize);
+    u = take(unmatched, u, g.unmatchedSize);
   }
-  out.push(...m, ...u, last);
+  for (; m < matched.length; m++) out.push(matched[m]!);
+  for (; u < unmatched.length; u++) out.push(unmatched[u]!);
+  out.push(last);
   return out;
 }
 

@@ -3,7 +3,7 @@
 import type { Pod } from '../../shared/api/meta.js';
 import type { SidecarSet } from '../../shared/api/sidecarset.js';
 import { LabelSelectorError, matchesLabelSelector } from '../../shared/domain/label-selector.js';
-import { compareActivePods } from './active-pods-order.js';
+import { activePodsKey, compareActivePodsKeys } from './active-pods-order.js';
 import { maxUnavailableValue, partitionReplicas } from './int-or-percent.js';
 import { isPodReadyForSet, isPodSidecarUpdated, isPodStateConsistent, upgradability } from './pod-state.js';
 import { prioritySort } from './priority-sort.js';
@@ -31,7 +31,8 @@ function selectedForUpdate(set: SidecarSet, pod: Pod): boolean {
 /** SortUpdateIndexes: ActivePods order, then priorityStrategy, then scatterStrategy. */
 export function sortForUpdate(set: SidecarSet, pods: readonly Pod[], indexes: readonly number[]): number[] {
   const strategy = set.spec?.updateStrategy ?? {};
-  let out = [...indexes].sort((a, b) => compareActivePods(pods[a]!, pods[b]!));
+  const keys = new Map(indexes.map((i) => [i, activePodsKey(pods[i]!)]));
+  let out = [...indexes].sort((a, b) => compareActivePodsKeys(keys.get(a)!, keys.get(b)!));
   if (strategy.priorityStrategy) out = prioritySort(strategy.priorityStrategy, pods, out);
   if (strategy.scatterStrategy) out = scatterSort(expandScatterTerms(strategy.scatterStrategy, pods), pods, out);
   return out;

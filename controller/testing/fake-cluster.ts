@@ -107,6 +107,7 @@ export class FakeCluster {
       return this.write(r, next) as never;
     },
     patch: async () => { throw new Error('patch is not faked'); },
+    watch: async () => { throw new Error('watch is not faked: the fake cluster serves its caches through `informers`'); },
     delete: async (r, o, q = {}) => {
       this.calls.push({ method: 'DELETE', plural: r.plural, name: o.name });
       const id = idOf(r, o.namespace, o.name);

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { ContainerRecreateRequest } from '../../shared/api/container-recreate-request.js';
 import type { KubeRest } from '../../shared/kube/rest.js';
-import { restCrrWriter } from './controller.js';
+import { restCrrWriter } from './kube-adapters.js';
 
 const crr: ContainerRecreateRequest = {
   apiVersion: 'apps.kruise.io/v1alpha1', kind: 'ContainerRecreateRequest',

@@ -62,7 +62,7 @@ test('a CRR in the cache is driven to Completed; every write reaches the cache; 
   const outcomes: ExecutorOutcome[] = [];
   const ac = new AbortController();
   const exec = startContainerRecreateExecutor({
-    kube: {} as never, nodeName: 'node-1', runtimes: new Map([['containerd', rt]]), log: silentLogger(), signal: ac.signal,
+    nodeName: 'node-1', runtimes: new Map([['containerd', rt]]), log: silentLogger(), signal: ac.signal,
     caches: { crrs, pods }, writer, emitEvent: () => undefined, getPod: async () => undefined, onOutcome: (o) => outcomes.push(o), workers: 2,
   });
   await exec.synced;
@@ -93,7 +93,7 @@ test('a CRR whose pod is missing from the cache and from the API completes with 
   const store = new MemoryCrrStore();
   const ac = new AbortController();
   const exec = startContainerRecreateExecutor({
-    kube: {} as never, nodeName: 'node-1', runtimes: new Map([['containerd', new FakeRuntime()]]), log: silentLogger(), signal: ac.signal,
+    nodeName: 'node-1', runtimes: new Map([['containerd', new FakeRuntime()]]), log: silentLogger(), signal: ac.signal,
     caches: { crrs, pods: new MemoryCache<V1Pod>() }, writer: store, emitEvent: () => undefined, getPod: async () => undefined,
   });
   const c = crr();
@@ -111,7 +111,7 @@ test('a pod the informer has not shown yet is confirmed through the API, so a ne
   const ac = new AbortController();
   const lookups: string[] = [];
   const exec = startContainerRecreateExecutor({
-    kube: {} as never, nodeName: 'node-1', runtimes: new Map([['containerd', new FakeRuntime()]]), log: silentLogger(), signal: ac.signal,
+    nodeName: 'node-1', runtimes: new Map([['containerd', new FakeRuntime()]]), log: silentLogger(), signal: ac.signal,
     caches: { crrs, pods: new MemoryCache<V1Pod>() }, writer: store, emitEvent: () => undefined,
     getPod: async (ns, name) => { lookups.push(`${ns}/${name}`); return { metadata: { namespace: ns, name, uid: POD_UID } }; },
   });

@@ -1,8 +1,9 @@
 // The daemon's ContainerRecreateRequest executor: node-scoped caches → keyed queue (`<namespace>/<podName>`) →
 // CrrSyncer, with upstream's worker count and retry backoff (spec/daemon-and-controllers.md §1.5). Wiring in the
-// daemon (daemon/containerrecreate/controller.ts, with KubeRest-based adapters):
+// daemon (daemon/containerrecreate/controller.ts, with the KubeRest-based ports of kube-adapters.ts):
 //
-//   const crr = startContainerRecreateExecutor({ nodeName, runtimes: new Map([[name, runtime]]), log, signal, caches, getPod, writer, emitEvent });
+//   const crr = startContainerRecreateExecutor({ nodeName, runtimes: new Map([[name, runtime]]), log, signal,
+//     ...restExecutorPorts({ rest, informers, nodeName, log }) });
 //   syncedCheck('crrInformerSynced', crr.isSynced);
 //   await crr.done;
 import type { V1Pod } from '@kubernetes/client-node';
@@ -10,7 +11,6 @@ import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import type { ContainerRecreateRequest } from '../../shared/api/container-recreate-request.js';
 import { realClock, type Clock } from '../../shared/clock.js';
-import type { Kube } from '../../shared/kube/client.js';
 import type { Cache } from '../../shared/kube/informer.js';
 import { objectKey } from '../../shared/kube/keys.js';
 import { ExponentialFailureRateLimiter } from '../../shared/reconcile/backoff.js';
@@ -19,7 +19,7 @@ import { runReconciler } from '../../shared/reconcile/runner.js';
 import type { RuntimeService } from '../cri/runtime.js';
 import { ResourceVersionExpectations } from './expectations.js';
 import type { CrrEvent } from './kill.js';
-import { kubeCrrWriter, kubeEventSink, kubePodGetter, startNodeCaches, type CrrWriter } from './kube-adapters.js';
+import type { CrrWriter } from './kube-adapters.js';
 import type { HttpGet } from './prestop.js';
 import { podMatches } from './sync-plan.js';
 import { CrrSyncer, type ExecutorOutcome } from './syncer.js';
@@ -33,22 +33,20 @@ const BACKOFF_BASE_MS = 500;
 const BACKOFF_MAX_MS = 50_000;
 
 export interface ContainerRecreateExecutorDeps {
-  /** Typed clients for the default adapters; may be omitted when caches, getPod, writer and emitEvent are all given. */
-  kube?: Pick<Kube, 'kc' | 'core' | 'custom'>;
   nodeName: string;
   /** Runtime name (the containerID scheme, e.g. `containerd`) → CRI runtime service. */
   runtimes: ReadonlyMap<string, RuntimeService>;
   log: Logger;
   signal: AbortSignal;
   clock?: Clock;
-  /** Prebuilt node-scoped caches; started from `kube` when absent. */
-  caches?: { crrs: Cache<ContainerRecreateRequest>; pods: Cache<V1Pod> };
-  /** Event sink; core/v1 Events from `kruise-daemon-crr` when absent. */
-  emitEvent?: (e: CrrEvent) => void;
-  /** Status writer; the CRR status subresource when absent. */
-  writer?: CrrWriter;
-  /** Pod lookup used to confirm a pod the cache does not show; a GET when absent. */
-  getPod?: (namespace: string, name: string) => Promise<V1Pod | undefined>;
+  /** Node-scoped caches: active CRRs labelled with this node, pods bound to it. */
+  caches: { crrs: Cache<ContainerRecreateRequest>; pods: Cache<V1Pod> };
+  /** Event sink (core/v1 Events from `kruise-daemon-crr`). */
+  emitEvent: (e: CrrEvent) => void;
+  /** Status writer (the CRR status subresource). */
+  writer: CrrWriter;
+  /** Pod lookup used to confirm a pod the cache does not show (a GET; undefined when not found). */
+  getPod: (namespace: string, name: string) => Promise<V1Pod | undefined>;
   /** Metrics hook: every kill and every CRR the daemon completes. */
   onOutcome?: (o: ExecutorOutcome) => void;
   /** Registry for the runner's controller-runtime metrics (controller name `crr-daemon`). */
@@ -74,12 +72,7 @@ export function startContainerRecreateExecutor(deps: ContainerRecreateExecutorDe
   const clock = deps.clock ?? realClock;
   const base = deps.log.child({ node: deps.nodeName });
   const log = base.child({ controller: 'crr-daemon' });
-  const kube = (): Pick<Kube, 'kc' | 'core' | 'custom'> => {
-    if (!deps.kube) throw new Error('startContainerRecreateExecutor: without kube, pass caches, getPod, writer and emitEvent');
-    return deps.kube;
-  };
-  const caches = deps.caches ?? startNodeCaches(kube(), deps.nodeName, deps.signal, log);
-  const getPod = deps.getPod ?? kubePodGetter(kube().core);
+  const { caches, getPod } = deps;
   const expectations = new ResourceVersionExpectations(() => clock.now());
   const jitter = Math.floor((deps.random ?? Math.random)() * 5_000);
   const queue = new WorkQueue({ clock, rateLimiter: new ExponentialFailureRateLimiter(BACKOFF_BASE_MS, BACKOFF_MAX_MS + jitter) });
@@ -102,9 +95,9 @@ export function startContainerRecreateExecutor(deps: ContainerRecreateExecutorDe
       return podMatches(crr, caches.pods.get(`${ns}/${name}`)) || podMatches(crr, await getPod(ns, name));
     },
     runtimes: deps.runtimes,
-    writer: deps.writer ?? kubeCrrWriter(kube().custom),
+    writer: deps.writer,
     expectations,
-    emitEvent: deps.emitEvent ?? kubeEventSink(kube().core, deps.nodeName, log, () => clock.now()),
+    emitEvent: deps.emitEvent,
     now: () => clock.now(),
     log,
     httpGet: deps.httpGet,

@@ -1,21 +1,24 @@
-// Thin API adapters of the CRR executor: node-scoped informers, CRR status writes, a pod lookup and an event sink.
-// They turn the API into the plain values and narrow ports the syncer uses; nothing here decides anything.
-import {
-  PatchStrategy, setHeaderOptions,
-  type CoreV1Api, type CustomObjectsApi, type KubeConfig, type KubernetesListObject, type KubernetesObject, type V1Pod,
-} from '@kubernetes/client-node';
+// Thin API adapters of the CRR executor over KubeRest and the shared informers: node-scoped caches, CRR status
+// writes, a pod lookup and an event sink. Plain JSON throughout (no typed client, so nothing of client-node's
+// generated models is loaded). They turn the API into the plain values and narrow ports the syncer uses; nothing
+// here decides anything.
+import type { KubernetesObject, V1Pod } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import {
   CRRActiveLabel, CRRNodeNameLabel,
   type ContainerRecreateRequest, type ContainerRecreateRequestContainerRecreateState as RecreateState,
   type ContainerRecreateRequestStatus,
 } from '../../shared/api/container-recreate-request.js';
-import { makeListWatch, startInformer, type Cache } from '../../shared/kube/informer.js';
+import { eventRecorder } from '../../shared/kube/event-recorder.js';
+import type { Cache } from '../../shared/kube/informer.js';
+import type { InformerFactory } from '../../shared/kube/informer-factory.js';
+import { resources } from '../../shared/kube/resources.js';
+import type { KubeRest } from '../../shared/kube/rest.js';
 import type { CrrEvent } from './kill.js';
 
 export type CrrObject = ContainerRecreateRequest & KubernetesObject;
 
-const CRR = { group: 'apps.kruise.io', version: 'v1alpha1', plural: 'containerrecreaterequests' } as const;
+export const CRR_COMPONENT = 'kruise-daemon-crr';
 
 /** Where the syncer's writes go. Each resolves with the CRR as the server stored it. */
 export interface CrrWriter {
@@ -25,47 +28,15 @@ export interface CrrWriter {
   patchStates(crr: ContainerRecreateRequest, states: RecreateState[]): Promise<ContainerRecreateRequest>;
 }
 
-export function kubeCrrWriter(custom: CustomObjectsApi): CrrWriter {
-  const target = (crr: ContainerRecreateRequest) => ({ ...CRR, namespace: crr.metadata?.namespace ?? '', name: crr.metadata?.name ?? '' });
+type Crr = ContainerRecreateRequest & { metadata: object };
+const where = (crr: ContainerRecreateRequest) => ({ namespace: crr.metadata?.namespace, name: crr.metadata?.name ?? '' });
+
+/** Status replace and merge patch of `status.containerRecreateStates`, each resolving the stored CRR. */
+export function restCrrWriter(rest: KubeRest): CrrWriter {
   return {
-    async updateStatus(crr, status) {
-      return await custom.replaceNamespacedCustomObjectStatus({ ...target(crr), body: { ...crr, status } }) as CrrObject;
-    },
-    async patchStates(crr, states) {
-      return await custom.patchNamespacedCustomObjectStatus(
-        { ...target(crr), body: { status: { containerRecreateStates: states } } },
-        setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
-      ) as CrrObject;
-    },
-  };
-}
-
-/** GET of a pod; undefined on 404. */
-export function kubePodGetter(core: CoreV1Api): (namespace: string, name: string) => Promise<V1Pod | undefined> {
-  return async (namespace, name) => {
-    try {
-      return await core.readNamespacedPod({ namespace, name });
-    } catch (err) {
-      if ((err as { code?: number })?.code === 404) return undefined;
-      throw new Error(`get pod ${namespace}/${name}`, { cause: err });
-    }
-  };
-}
-
-/** core/v1 Events from component `kruise-daemon-crr` on this node (spec §1.6). Failures are logged, never thrown. */
-export function kubeEventSink(core: CoreV1Api, nodeName: string, log: Logger, now: () => number = Date.now): (e: CrrEvent) => void {
-  return (e) => {
-    const namespace = e.involvedObject.namespace ?? 'default';
-    const ts = new Date(now());
-    const event = {
-      // client-go names events <object>.<unix nanos in hex>; the random nanos keep two events in one ms apart.
-      metadata: { namespace, name: `${e.involvedObject.name}.${(BigInt(ts.getTime()) * 1_000_000n + BigInt(Math.floor(Math.random() * 1_000_000))).toString(16)}` },
-      involvedObject: e.involvedObject, type: e.type, reason: e.reason, message: e.message,
-      source: { component: 'kruise-daemon-crr', host: nodeName },
-      firstTimestamp: ts, lastTimestamp: ts, count: 1, reportingComponent: 'kruise-daemon-crr', reportingInstance: nodeName,
-    };
-    core.createNamespacedEvent({ namespace, body: event }).catch((err: unknown) =>
-      log.warn({ err, reason: e.reason, object: `${namespace}/${e.involvedObject.name}` }, 'cannot record event'));
+    updateStatus: (crr, status) => rest.replace<Crr>(resources.containerRecreateRequests, { ...crr, status } as Crr, { subresource: 'status' }),
+    patchStates: (crr, states) =>
+      rest.patch<Crr>(resources.containerRecreateRequests, { ...where(crr), subresource: 'status' }, 'merge', { status: { containerRecreateStates: states } }),
   };
 }
 
@@ -78,17 +49,21 @@ export interface NodeCaches {
  * The two informers the executor reads (spec §1.5): active CRRs labelled with this node, in all namespaces, and
  * the pods bound to this node. No resync.
  */
-export function startNodeCaches(kube: { kc: KubeConfig; core: CoreV1Api; custom: CustomObjectsApi }, nodeName: string, signal: AbortSignal, log: Logger): NodeCaches {
-  const labelSelector = `${CRRNodeNameLabel}=${nodeName},${CRRActiveLabel}=true`;
-  const fieldSelector = `spec.nodeName=${nodeName}`;
-  const crrs = startInformer(
-    makeListWatch<CrrObject>(kube.kc, `/apis/${CRR.group}/${CRR.version}/${CRR.plural}`,
-      async () => (await kube.custom.listClusterCustomObject({ ...CRR, labelSelector })) as KubernetesListObject<CrrObject>, { labelSelector }),
-    signal, { log: log.child({ informer: 'containerrecreaterequests' }) },
-  );
-  const pods = startInformer(
-    makeListWatch<V1Pod>(kube.kc, '/api/v1/pods', () => kube.core.listPodForAllNamespaces({ fieldSelector }), { fieldSelector }),
-    signal, { log: log.child({ informer: 'pods' }) },
-  );
-  return { crrs, pods };
+export function nodeCaches(informers: InformerFactory, nodeName: string): NodeCaches {
+  return {
+    crrs: informers.cache<CrrObject>(resources.containerRecreateRequests, { labelSelector: `${CRRNodeNameLabel}=${nodeName},${CRRActiveLabel}=true` }),
+    pods: informers.cache<V1Pod>(resources.pods, { fieldSelector: `spec.nodeName=${nodeName}` }),
+  };
+}
+
+/** The executor's API ports over KubeRest and the shared informers: what the daemon wires, and e2e tests and benches too. */
+export function restExecutorPorts(deps: { rest: KubeRest; informers: InformerFactory; nodeName: string; log: Logger }) {
+  const recorder = eventRecorder({ rest: deps.rest, component: CRR_COMPONENT, host: deps.nodeName, log: deps.log });
+  return {
+    caches: nodeCaches(deps.informers, deps.nodeName),
+    getPod: (namespace: string, name: string) => deps.rest.find<V1Pod & { metadata: object }>(resources.pods, { namespace, name }),
+    writer: restCrrWriter(deps.rest),
+    emitEvent: ({ involvedObject: o, type, reason, message }: CrrEvent) =>
+      recorder.event({ apiVersion: o.apiVersion, kind: o.kind, metadata: { name: o.name, namespace: o.namespace, uid: o.uid } }, type, reason, message),
+  };
 }

@@ -90,11 +90,11 @@ test('one container: one sync takes it to Recreating and stops it; Succeeded and
   await w.sync();
   assert.equal(phaseOf(w), 'Recreating');
   assert.deepEqual(w.rt.callsOf('stopContainer'), [['app-1', 30]]);
-  assert.equal(writesAtStop, 1, 'exactly the Recreating write was stored when the container was stopped');
+  assert.equal(writesAtStop, 1, 'exactly the Recreating write was sent when the container was stopped');
   assert.deepEqual(statesOf(w), ['app:Recreating*']);
   assert.deepEqual(w.store.writes.map((x) => x.kind), ['status', 'states']);
   assert.deepEqual(w.store.writes[0]?.body, { phase: 'Recreating', containerRecreateStates: [{ name: 'app', phase: 'Pending' }] },
-    'Recreating with Pending states is stored before the container is stopped');
+    'Recreating with Pending states is the first write, sent along with the stop');
   w.kubeletRestarts();
   assert.deepEqual(await w.sync(), {});
   assert.equal(w.rt.callsOf('stopContainer').length, 1, 'the recreated container must not be killed again');
@@ -109,6 +109,48 @@ test('one container: one sync takes it to Recreating and stops it; Succeeded and
   assert.deepEqual(w.events.map((e) => e.reason), ['Killing']);
   await w.sync();
   assert.equal(w.store.writes.length, 4, 'a completed CRR is left alone');
+});
+
+test('the first status write does not hold up the stop, except with forceRecreate (isKilled stored first)', async () => {
+  for (const forceRecreate of [false, true]) {
+    const w = world();
+    put(w, { containers: withContainers(w, 'app'), strategy: { forceRecreate } });
+    // A slow apiserver: the first status write answers only when the test lets it.
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const updateStatus = w.store.updateStatus.bind(w.store);
+    let first = true;
+    w.store.updateStatus = async (c, st) => {
+      if (first) { first = false; await held; }
+      return updateStatus(c, st);
+    };
+    const sync = w.sync();
+    await new Promise((r) => setTimeout(r, 20));
+    assert.equal(w.rt.callsOf('stopContainer').length, forceRecreate ? 0 : 1, `forceRecreate=${forceRecreate}: stop while the write is in flight`);
+    release();
+    await sync;
+    assert.deepEqual(w.rt.callsOf('stopContainer'), [['app-1', 30]]);
+    assert.equal(phaseOf(w), 'Recreating');
+    assert.deepEqual(statesOf(w), ['app:Recreating*']);
+  }
+});
+
+test('a first status write that fails after the stop: the next round sees the stopped container, no second stop', async () => {
+  const w = world();
+  put(w, { containers: withContainers(w, 'app') });
+  const updateStatus = w.store.updateStatus.bind(w.store);
+  let failures = 1;
+  w.store.updateStatus = async (c, st) => {
+    if (failures-- > 0) throw Object.assign(new Error('Conflict'), { code: 409 });
+    return updateStatus(c, st);
+  };
+  await assert.rejects(w.sync(), /Conflict/);
+  assert.equal(w.rt.callsOf('stopContainer').length, 1);
+  w.kubeletRestarts();
+  await w.sync();
+  assert.equal(w.rt.callsOf('stopContainer').length, 1, 'the replaced container is not stopped again');
+  assert.equal(phaseOf(w), 'Recreating');
+  assert.deepEqual(statesOf(w).map((x) => x.replace('*', '')), ['app:Recreating']);
 });
 
 test('orderedRecreate: the second container is stopped only after the first Succeeded', async () => {

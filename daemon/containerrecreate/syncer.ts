@@ -65,9 +65,8 @@ export class CrrSyncer {
     const crrLog = log.child({ crr: objectKey(picked) });
     const podPresent = await deps.podPresent(picked);
     // The sync goes on with each write's response (the CRR's newest version) instead of waiting for the watch to
-    // bring it back, and the phase change to Recreating travels with the first container states: the CRR still
-    // shows Recreating and Pending states before any container is stopped, one API write and two watch round trips
-    // sooner than upstream.
+    // bring it back, and the phase change to Recreating travels with the first container states, written while the
+    // first container is being stopped: two API writes and two watch round trips sooner than upstream.
     let w: Working = { crr: picked, unsaved: false };
     for (let step = 0; step < MAX_STEPS; step++) {
       const pre = planPreamble({ crr: w.crr, podPresent, runtimes: new Set(deps.runtimes.keys()), nowMs: deps.now() });
@@ -102,11 +101,30 @@ export class CrrSyncer {
     for (let step = 0; step < MAX_STEPS; step++) {
       const d = planManage({ crr: w.crr, states, presentNames, killOutcomes });
       switch (d.type) {
-        case 'kill':
+        case 'kill': {
+          const target = newestByName(containers, d.container)!;
+          // The first status write of a CRR (phase Recreating, Pending states) goes out together with the stop
+          // instead of before it: one API round trip less between the CRR's creation and its container stopping.
+          // A failed write after a done stop is harmless: the next round observes the stopped (or replaced)
+          // container as Recreating. Not with forceRecreate, whose next round would stop the new container again
+          // unless isKilled was stored first.
+          if (w.unsaved && !w.crr.spec?.strategy?.forceRecreate) {
+            const [saved, killed] = await Promise.allSettled([this.save(w), this.kill(w.crr, d.container, target, runtime, log)]);
+            if (saved.status === 'rejected') throw saved.reason;
+            w = saved.value;
+            killOutcomes.set(d.container, (killed as PromiseFulfilledResult<KillOutcome>).value);
+            continue;
+          }
           w = await this.save(w);
-          killOutcomes.set(d.container, await this.kill(w.crr, d.container, newestByName(containers, d.container)!, runtime, log));
+          killOutcomes.set(d.container, await this.kill(w.crr, d.container, target, runtime, log));
           continue;
+        }
         case 'patch-states':
+          // Before any kill, new states of an unsaved CRR wait for the write that carries the phase (see 'kill').
+          if (w.unsaved && killOutcomes.size === 0) {
+            w = { crr: { ...w.crr, status: { ...w.crr.status, containerRecreateStates: d.states } }, unsaved: true };
+            continue;
+          }
           w = w.unsaved
             ? await this.save({ crr: { ...w.crr, status: { ...w.crr.status, containerRecreateStates: d.states } }, unsaved: true })
             : { crr: await this.track(w.crr, deps.writer.patchStates(w.crr, d.states)), unsaved: false };
@@ -138,6 +156,7 @@ export class CrrSyncer {
     const pod = { namespace: crr.metadata?.namespace ?? '', name: crr.spec?.podName ?? '', uid: crr.metadata?.labels?.[CRRPodUIDLabel] ?? '' };
     const started = deps.now();
     let outcome: KillOutcome;
+    log.debug({ container: name, containerID: obs.id }, 'stopping container');
     try {
       await killContainer({ runtime, emitEvent: deps.emitEvent, now: deps.now, httpGet: deps.httpGet },
         { pod, container, criId: obs.criId, crrName: crr.metadata?.name ?? '', graceSeconds: crr.spec?.strategy?.terminationGracePeriodSeconds });

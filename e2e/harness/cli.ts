@@ -8,6 +8,7 @@ import { binDir, kubectl, startCluster, type Cluster } from './cluster/cluster.j
 import { startController } from './cluster/controller.js';
 import { startManager } from './cluster/manager.js';
 import { readState, teardown, writeState, type StackState } from './cluster/state.js';
+import { DemoStepFailed, runDemo } from './demo.js';
 import { launchRealNode } from './node/launch.js';
 import { stopRealNode } from './node/stop.js';
 
@@ -83,30 +84,25 @@ async function up(): Promise<StackState> {
   return s;
 }
 
-function sh(kc: string, cmd: string) {
-  process.stdout.write(`\n$ ${cmd}\n`);
-  spawnSync('bash', ['-c', cmd], { stdio: 'inherit', env: { ...process.env, KUBECONFIG: kc } });
-}
-
 async function main(argv: string[]): Promise<number> {
   const [cmd, ...rest] = argv;
   if (cmd === 'down') { await down(); say('stopped'); return 0; }
   if (cmd === 'up' || cmd === 'demo') {
     const s = await up();
+    let code = 0;
     if (cmd === 'demo') {
-      const ex = join(repoRoot, 'e2e/cluster/examples');
-      // On the real node test-pod really runs; without one (KRUISE_TS_REAL_NODE=0) kwok fakes it.
-      const createPod = s.realNode
-        ? `kubectl patch --local -f ${ex}/02-test-pod.yaml --type=merge -p '{"spec":{"nodeName":"${s.realNode.name}"}}' -o yaml | kubectl apply -f -`
-        : `kubectl apply -f ${ex}/02-test-pod.yaml`;
-      for (const c of ['kubectl get nodes -o wide', `kubectl apply -f ${ex}/01-sidecarset-demo.yaml`, createPod,
-        'kubectl wait --for=condition=Ready pod/test-pod --timeout=180s',
-        'kubectl get sidecarset', 'kubectl get pod test-pod -o wide',
-        "kubectl get pod test-pod -o jsonpath='{range .spec.containers[*]}{.name}{\"\\t\"}{.image}{\"\\t\"}{.env}{\"\\n\"}{end}'",
-        "kubectl get pod test-pod -o jsonpath='{.metadata.annotations}'; echo"]) sh(s.kubeconfig, c);
+      const t = Date.now();
+      try {
+        await runDemo({ kubeconfig: s.kubeconfig, examples: join(repoRoot, 'e2e/cluster/examples'), realNode: s.realNode?.name });
+        say(`demo replayed in ${((Date.now() - t) / 1000).toFixed(1)} s`);
+      } catch (err) {
+        if (!(err instanceof DemoStepFailed)) throw err;
+        say(`demo failed: ${err.message}`);
+        code = 1;
+      }
     }
     process.stdout.write(`\nThe cluster keeps running. Use it with:\n  export KUBECONFIG=${s.kubeconfig}\nStop it with:\n  bash e2e/cluster.sh down\n`);
-    return 0;
+    return code;
   }
   if (cmd === 'run' && rest[0] === '--' && rest.length > 1) {
     const stop = () => { void down().then(() => process.exit(130)); };

@@ -18,9 +18,8 @@ export interface Kube {
 }
 
 /**
- * Credentials only: KUBECONFIG path when given, else the in-cluster service account. For processes that talk to the
- * API through KubeRest and informers alone (the node daemon): a bundle that never references the typed API classes
- * leaves client-node's ~900 generated models out, about 20 MiB of resident memory (bench:daemon).
+ * Credentials only: KUBECONFIG path when given, else the in-cluster service account, as client-node's KubeConfig.
+ * The node daemon uses shared/kube/kubeconfig.ts instead, which loads nothing of client-node.
  */
 export function loadKubeConfig(opts: { kubeconfig: string | undefined }): KubeConfig {
   const kc = new KubeConfig();

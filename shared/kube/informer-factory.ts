@@ -1,9 +1,10 @@
 // One informer per (resource, namespace, selectors) per process, shared by every controller that reads it — as
 // client-go's SharedInformerFactory — so ten controllers watching pods cost one watch and one cache.
-import { ListWatch, Watch, type KubeConfig, type KubernetesListObject, type KubernetesObject } from '@kubernetes/client-node';
+import type { KubernetesListObject, KubernetesObject } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import { startInformer, type Cache } from './informer.js';
-import { resourcePath, type Resource } from './resources.js';
+import { restListWatch } from './list-watch.js';
+import type { Resource } from './resources.js';
 import type { KubeRest, ListOptions } from './rest.js';
 
 export interface InformerFactory {
@@ -27,8 +28,11 @@ export function stripManagedFields<T extends KubernetesObject>(obj: T): T {
   return obj;
 }
 
+/** What a cache keeps of an object it receives; the object passed in is the cache's to change or drop. */
+export type CacheTransform = <T extends KubernetesObject>(obj: T) => T;
+
 /** All pages of a list, as one list at the first page's resourceVersion; an expired continue token lists again unpaged. */
-export async function listAllPages<T extends KubernetesObject>(rest: KubeRest, r: Resource, o: ListOptions): Promise<KubernetesListObject<T>> {
+export async function listAllPages<T extends KubernetesObject>(rest: KubeRest, r: Resource, o: ListOptions, transform: CacheTransform = stripManagedFields): Promise<KubernetesListObject<T>> {
   const items: T[] = [];
   let first: KubernetesListObject<T> | undefined;
   let next: string | undefined;
@@ -36,35 +40,31 @@ export async function listAllPages<T extends KubernetesObject>(rest: KubeRest, r
     do {
       const page: KubernetesListObject<T> = await rest.list<T>(r, { ...o, limit: LIST_PAGE_SIZE, continue: next });
       first ??= page;
-      for (const item of page.items) items.push(stripManagedFields(item));
+      for (const item of page.items) items.push(transform(item));
       next = page.metadata?._continue ?? (page.metadata as { continue?: string } | undefined)?.continue;
     } while (next);
   } catch (err) {
     if ((err as { code?: number }).code !== 410 || !first) throw err;
     const all = await rest.list<T>(r, o);
-    return { ...all, items: all.items.map(stripManagedFields) };
+    return { ...all, items: all.items.map((i) => transform(i)) };
   }
   return { ...first, items };
 }
 
-/** A Watch whose events carry objects without managedFields, for ListWatch to cache. */
-function strippingWatch(kc: KubeConfig): Watch {
-  const inner = new Watch(kc);
-  const wrapped = Object.create(inner) as Watch;
-  wrapped.watch = (path, query, callback, done) =>
-    inner.watch(path, query, (phase: string, obj: KubernetesObject, raw: unknown) => callback(phase, stripManagedFields(obj), raw), done);
-  return wrapped;
-}
-
-export function informerFactory(deps: { kc: KubeConfig; rest: KubeRest; signal: AbortSignal; log: Logger }): InformerFactory {
+export function informerFactory(deps: {
+  rest: KubeRest; signal: AbortSignal; log: Logger;
+  /** What the cache of a resource keeps (default: all but managedFields); one process, one form per resource. */
+  transform?: (r: Resource) => CacheTransform | undefined;
+}): InformerFactory {
   const caches = new Map<string, Cache<KubernetesObject>>();
   return {
     cache<T extends KubernetesObject>(r: Resource, o: ListOptions = {}): Cache<T> {
       const id = [r.group, r.plural, o.namespace ?? '', o.labelSelector ?? '', o.fieldSelector ?? ''].join('|');
       let c = caches.get(id);
       if (!c) {
-        const path = resourcePath(r, { namespace: o.namespace });
-        const source = new ListWatch<KubernetesObject>(path, strippingWatch(deps.kc), () => listAllPages(deps.rest, r, o), false, o.labelSelector, o.fieldSelector);
+        const transform = deps.transform?.(r) ?? stripManagedFields;
+        const source = restListWatch<KubernetesObject>(deps.rest, r, { namespace: o.namespace, labelSelector: o.labelSelector, fieldSelector: o.fieldSelector },
+          { list: () => listAllPages(deps.rest, r, o, transform), transform });
         c = startInformer(source, deps.signal, { log: deps.log.child({ informer: id }) });
         caches.set(id, c);
       }

@@ -1,10 +1,9 @@
-// A typed, self-healing read cache over client-node's ListWatch.
+// A typed, self-healing read cache over a list-watch source: shared/kube/list-watch.ts (REST, every shared
+// informer) or client-node's ListWatch (typed-list-watch.ts, the webhook's caches).
 //
-// client-node's ListWatch already relists on 410 Gone and re-watches after a clean watch timeout, but on any other
-// error it stops and only calls the error callbacks (informer.ts examples restart it by hand). This wrapper does that
-// restart once, with capped exponential backoff and an injected delay, and exposes `synced` so readiness can wait
-// for the first full list.
-import { ListWatch, Watch, type KubeConfig, type KubernetesListObject, type KubernetesObject } from '@kubernetes/client-node';
+// Both sources relist on 410 Gone and re-watch after a clean watch timeout, but on any other error they stop and
+// only call the error callbacks. This wrapper does that restart once, with capped exponential backoff and an
+// injected delay, and exposes `synced` so readiness can wait for the first full list.
 import type { Logger } from 'pino';
 
 /** The part of ListWatch we depend on; tests pass a fake with the same shape. */
@@ -100,14 +99,4 @@ export function startInformer<T>(source: ListWatchSource<T>, signal: AbortSignal
     },
     onChange: (cb) => listeners.push(cb),
   };
-}
-
-/** ListWatch for an API path (e.g. `/api/v1/namespaces`), listing with `listFn`. Does not start it. */
-export function makeListWatch<T extends KubernetesObject>(
-  kc: KubeConfig,
-  path: string,
-  listFn: () => Promise<KubernetesListObject<T>>,
-  selectors: { labelSelector?: string; fieldSelector?: string } = {},
-): ListWatchSource<T> {
-  return new ListWatch<T>(path, new Watch(kc), listFn, false, selectors.labelSelector, selectors.fieldSelector);
 }

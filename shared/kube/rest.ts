@@ -1,9 +1,12 @@
 // A small JSON REST client over the kubeconfig's credentials, for what client-node 1.4.0's typed APIs make awkward:
-// any resource by path, status subresources, merge / JSON / server-side-apply patches with an explicit content type.
-// Objects stay plain JSON (no model classes), so unknown fields survive a read-modify-write (client-node#2962).
+// any resource by path, status subresources, merge / JSON / server-side-apply patches with an explicit content type,
+// and watches. Objects stay plain JSON (no model classes), so unknown fields survive a read-modify-write
+// (client-node#2962). Credentials come from client-node's KubeConfig (controller, webhook) or from
+// shared/kube/kubeconfig.ts (the node daemon, which loads nothing of client-node); client-node is a type here only.
 import http from 'node:http';
 import https from 'node:https';
 import type { KubeConfig, KubernetesListObject, KubernetesObject } from '@kubernetes/client-node';
+import type { ApiServer } from './kubeconfig.js';
 import { resourcePath, type PathOptions, type Resource } from './resources.js';
 
 /** A non-2xx answer from the apiserver. `code` is the HTTP status, like client-node's ApiException. */
@@ -47,6 +50,24 @@ export interface ListOptions {
   continue?: string;
 }
 
+export interface WatchOptions {
+  namespace?: string;
+  labelSelector?: string;
+  fieldSelector?: string;
+  /** Events after this version; '' or absent = from the current state (the apiserver sends ADDED for each object). */
+  resourceVersion?: string;
+  /** The apiserver ends the watch cleanly after this long. */
+  timeoutSeconds?: number;
+  /** Called once the apiserver accepted the watch (200, before any event). */
+  onOpen?: () => void;
+}
+
+/** One line of a watch stream. ERROR carries a metav1.Status (code 410: the resourceVersion is too old). */
+export interface WatchEvent<T> {
+  type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
+  object: T;
+}
+
 export interface KubeRest {
   get<T extends KubernetesObject>(r: Resource, o: PathOptions & { name: string }): Promise<T>;
   /** get, with NotFound as undefined. */
@@ -58,20 +79,34 @@ export interface KubeRest {
     q?: { fieldManager?: string; force?: boolean }): Promise<T>;
   /** Resolves false when the object was already gone. */
   delete(r: Resource, o: PathOptions & { name: string }, q?: { propagationPolicy?: 'Background' | 'Foreground' | 'Orphan'; uid?: string }): Promise<boolean>;
+  /**
+   * A watch (with bookmarks): `onEvent` for every event until the apiserver ends the stream (resolves) or `signal`
+   * aborts (resolves). A non-2xx answer rejects with KubeApiError, a broken connection with its error.
+   */
+  watch<T extends KubernetesObject>(r: Resource, o: WatchOptions, onEvent: (e: WatchEvent<T>) => void, signal: AbortSignal): Promise<void>;
 }
 
 export interface RestOptions {
   /** Per-request timeout; the apiserver's own default is 60 s. */
   timeoutMs?: number;
-  /** Called once per request with its method, for API-request accounting in benchmarks. */
+  /** Called once per request with its method (not for watches), for API-request accounting in benchmarks. */
   onRequest?: (method: string, path: string) => void;
+  /** e.g. `kruise-daemon/0.1.0`; Node's default (none) otherwise. */
+  userAgent?: string;
 }
 
-export function makeRest(kc: KubeConfig, opts: RestOptions = {}): KubeRest {
+/** How each request reaches the apiserver: its URL, and the credentials and agent put on every request. */
+interface Connection {
+  server: URL;
+  prepare(o: https.RequestOptions): Promise<void>;
+}
+
+const isKubeConfig = (src: KubeConfig | ApiServer): src is KubeConfig => typeof (src as KubeConfig).applyToHTTPSOptions === 'function';
+
+function kubeConfigConnection(kc: KubeConfig): Connection {
   const cluster = kc.getCurrentCluster();
   if (!cluster) throw new Error('kubeconfig has no current cluster');
   const server = new URL(cluster.server);
-  const timeoutMs = opts.timeoutMs ?? 30_000;
   // client-node's applyToHTTPSOptions builds a new Agent (keepAlive off) for every request, i.e. a TCP connection and
   // a TLS handshake per call. One keep-alive agent over the same TLS material reuses connections; credentials that
   // change per request (bearer tokens) are headers and still come from applyToHTTPSOptions each time. Proxied
@@ -83,18 +118,51 @@ export function makeRest(kc: KubeConfig, opts: RestOptions = {}): KubeRest {
       rejectUnauthorized: o.rejectUnauthorized, servername: o.servername });
     return keepAlive;
   };
+  return {
+    server,
+    async prepare(o) {
+      await kc.applyToHTTPSOptions(o);
+      o.agent = agentFor(o);
+    },
+  };
+}
+
+function apiServerConnection(api: ApiServer): Connection {
+  const server = new URL(api.server);
+  const agent = server.protocol === 'https:' ? new https.Agent({ keepAlive: true, ...api.tls }) : new http.Agent({ keepAlive: true });
+  return {
+    server,
+    prepare(o) {
+      const authorization = api.authorization();
+      if (authorization) o.headers = { ...o.headers, Authorization: authorization };
+      o.agent = agent;
+      return Promise.resolve();
+    },
+  };
+}
+
+export function makeRest(source: KubeConfig | ApiServer, opts: RestOptions = {}): KubeRest {
+  const conn = isKubeConfig(source) ? kubeConfigConnection(source) : apiServerConnection(source);
+  const { server } = conn;
+  const timeoutMs = opts.timeoutMs ?? 30_000;
+  const transport = server.protocol === 'https:' ? https : http;
+  // A server URL with a path (a proxy prefix, e.g. https://host/k8s/clusters/c1) keeps it in front of every request.
+  const prefix = server.pathname.replace(/\/+$/, '');
+
+  const options = async (method: string, path: string, headers: Record<string, string | number>): Promise<https.RequestOptions> => {
+    const reqOpts: https.RequestOptions = {
+      method, hostname: server.hostname.replace(/^\[(.*)\]$/, '$1'), port: server.port || (server.protocol === 'https:' ? 443 : 80), path: prefix + path,
+      headers: { Accept: 'application/json', ...(opts.userAgent ? { 'User-Agent': opts.userAgent } : {}), ...headers },
+      timeout: timeoutMs,
+    };
+    await conn.prepare(reqOpts);
+    return reqOpts;
+  };
 
   const request = async <T>(method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<T> => {
     opts.onRequest?.(method, path);
     const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
-    const reqOpts: https.RequestOptions = {
-      method, hostname: server.hostname, port: server.port || (server.protocol === 'https:' ? 443 : 80), path,
-      headers: { Accept: 'application/json', ...(payload ? { 'Content-Type': contentType, 'Content-Length': payload.length } : {}) },
-      timeout: timeoutMs,
-    };
-    await kc.applyToHTTPSOptions(reqOpts);
-    reqOpts.agent = agentFor(reqOpts);
-    const transport = server.protocol === 'https:' ? https : http;
+    const reqOpts = await options(method, path, payload ? { 'Content-Type': contentType, 'Content-Length': payload.length } : {});
     const { status, text } = await new Promise<{ status: number; text: string }>((resolve, reject) => {
       const req = transport.request(reqOpts, (res) => {
         const chunks: Buffer[] = [];
@@ -118,6 +186,53 @@ export function makeRest(kc: KubeConfig, opts: RestOptions = {}): KubeRest {
   };
   const where = (obj: KubernetesObject) => ({ namespace: obj.metadata?.namespace, name: obj.metadata?.name ?? '' });
 
+  const watch = async <T extends KubernetesObject>(r: Resource, o: WatchOptions, onEvent: (e: WatchEvent<T>) => void, signal: AbortSignal): Promise<void> => {
+    if (signal.aborted) return;
+    const path = resourcePath(r, { namespace: o.namespace }) + query({
+      watch: 'true', allowWatchBookmarks: true, resourceVersion: o.resourceVersion, labelSelector: o.labelSelector, fieldSelector: o.fieldSelector,
+      timeoutSeconds: o.timeoutSeconds !== undefined ? String(o.timeoutSeconds) : undefined,
+    });
+    const reqOpts = await options('GET', path, {});
+    // A quiet watch sends nothing for minutes; only a server that stays silent well past its own timeout is broken.
+    reqOpts.timeout = ((o.timeoutSeconds ?? 1800) + 60) * 1000;
+    await new Promise<void>((resolve, reject) => {
+      const req = transport.request(reqOpts, (res) => {
+        const status = res.statusCode ?? 0;
+        if (status !== 200) {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => reject(new KubeApiError('WATCH', path, status, Buffer.concat(chunks).toString('utf8'))));
+          res.on('error', reject);
+          return;
+        }
+        o.onOpen?.();
+        let rest = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          rest += chunk;
+          let nl: number;
+          while ((nl = rest.indexOf('\n')) >= 0) {
+            const line = rest.slice(0, nl);
+            rest = rest.slice(nl + 1);
+            if (!line.trim()) continue;
+            let event: WatchEvent<T>;
+            try { event = JSON.parse(line) as WatchEvent<T>; } catch { req.destroy(new Error(`WATCH ${path}: not a JSON event: ${line.slice(0, 200)}`)); return; }
+            onEvent(event);
+          }
+        });
+        res.on('end', () => resolve());
+        res.on('error', (err) => (signal.aborted ? resolve() : reject(err)));
+        res.on('aborted', () => (signal.aborted ? resolve() : reject(new Error(`WATCH ${path}: connection closed mid-stream`))));
+      });
+      const onAbort = () => { req.destroy(); resolve(); };
+      signal.addEventListener('abort', onAbort, { once: true });
+      req.on('close', () => signal.removeEventListener('abort', onAbort));
+      req.on('timeout', () => req.destroy(new Error(`WATCH ${path}: nothing received within ${reqOpts.timeout} ms`)));
+      req.on('error', (err) => (signal.aborted ? resolve() : reject(err)));
+      req.end();
+    });
+  };
+
   const rest: KubeRest = {
     get: (r, o) => request('GET', resourcePath(r, o)),
     find: async <T extends KubernetesObject>(r: Resource, o: PathOptions & { name: string }) => {
@@ -133,6 +248,7 @@ export function makeRest(kc: KubeConfig, opts: RestOptions = {}): KubeRest {
       const body = { kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy: q.propagationPolicy, ...(q.uid ? { preconditions: { uid: q.uid } } : {}) };
       try { await request('DELETE', resourcePath(r, o), body); return true; } catch (err) { if (isNotFound(err)) return false; throw err; }
     },
+    watch,
   };
   return rest;
 }

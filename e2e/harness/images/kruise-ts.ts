@@ -2,7 +2,9 @@
 // umoci from two layer tarballs, then pushed with skopeo.
 //   layer 1 (runtime, cached by content): busybox, the host's Node 20 binary with the shared libraries ldd
 //            names, and the production node_modules (`npm ls --omit=dev`);
-//   layer 2 (app): the project's sources (TypeScript run through tsx, as `node --import tsx` does in dev).
+//   layer 2 (app): the project's sources (TypeScript run through tsx, as `node --import tsx` does in dev), and the
+//            daemon's esbuild bundle (`npm run build:daemon` → /app/dist/daemon/main.mjs + cri.proto), which the
+//            DaemonSet runs without tsx.
 // Config: WORKDIR /app, ENTRYPOINT node, CMD `--import tsx webhook/main.ts`, USER 65532 (the manager's runAsNonRoot).
 import { execFile, execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -15,6 +17,8 @@ const run = promisify(execFile);
 export const KRUISE_TS_IMAGE = { name: 'kruise-ts/manager', tag: 'dev' };
 const APP_DIRS = ['shared', 'webhook', 'controller', 'daemon', 'certs', 'bin'];
 const APP_FILES = ['package.json', 'package-lock.json', 'tsconfig.json'];
+/** Build outputs put into the app layer (relative to the repo); `npm run build:daemon` writes them. */
+const DAEMON_BUNDLE = ['dist/daemon/main.mjs', 'dist/daemon/cri.proto'];
 const NONROOT = '65532';
 /** Part of the cache key, so a config change rebuilds the image. */
 const CONFIG_ARGS = ['--config.workingdir', '/app', '--config.user', `${NONROOT}:${NONROOT}`,
@@ -110,7 +114,8 @@ function pruneStale(cacheDir: string, keep: string[], maxAgeMs = 24 * 3600_000):
 export async function buildKruiseTsImage(repoRoot: string, cacheDir = defaultImageCacheDir()): Promise<BuiltImage> {
   mkdirSync(cacheDir, { recursive: true });
   const runtime = await buildRuntimeLayout(repoRoot, cacheDir);
-  const files = appFiles(repoRoot);
+  execFileSync('npm', ['run', '--silent', 'build:daemon'], { cwd: repoRoot, stdio: ['ignore', 'ignore', 'inherit'] });
+  const files = [...appFiles(repoRoot), ...DAEMON_BUNDLE];
   const appKey = createHash('sha256').update(hashFiles(files, repoRoot)).update(JSON.stringify(CONFIG_ARGS)).digest('hex').slice(0, 16);
   const layout = join(cacheDir, `kruise-ts-${relative(cacheDir, runtime).slice('kruise-ts-runtime-'.length)}-${appKey}`);
   const spec = { name: KRUISE_TS_IMAGE.name, tag: KRUISE_TS_IMAGE.tag };
