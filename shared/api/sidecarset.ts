@@ -32,6 +32,8 @@ export interface SidecarContainer extends Container {
   podInjectPolicy?: PodInjectPolicy | string;
   upgradeStrategy?: SidecarContainerUpgradeStrategy;
   shareVolumePolicy?: { type?: ShareVolumePolicyType | string };
+  /** v1.9+/HEAD: share the app containers' volumeDevices; nil means disabled. Not part of the v1.8 hash layout. */
+  shareVolumeDevicePolicy?: { type?: ShareVolumePolicyType | string };
   transferEnv?: TransferEnvVar[];
 }
 
