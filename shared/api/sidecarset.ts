@@ -103,6 +103,9 @@ export const SidecarSetVersionAnnotationPrefix = 'version.sidecarset.kruise.io/'
 export const SidecarSetVersionAltAnnotationPrefix = 'versionalt.sidecarset.kruise.io/';
 export const SidecarSetInPlaceUpdateStateAnnotation = 'kruise.io/sidecarset-inplace-update-state';
 export const SidecarSetCustomVersionLabel = 'apps.kruise.io/sidecarset-custom-version';
+/** HEAD only: marks a canary SidecarSet; with SidecarSetBaseAnnotation it replaces its base on shared pods. */
+export const SidecarSetCanaryAnnotation = 'apps.kruise.io/sidecarset-canary';
+export const SidecarSetBaseAnnotation = 'apps.kruise.io/sidecarset-base';
 export const SidecarSetNameLabel = 'kruise.io/sidecarset-name';
 export const SidecarEnvIsInjected = 'IS_INJECTED';
 export const SidecarEnvVersion = 'SIDECARSET_VERSION';
