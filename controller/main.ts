@@ -1,43 +1,56 @@
 // Composition root of the manager's controllers (the `controller` container of the manager pod; the webhook is the
 // other container, webhook/main.ts). The only place that reads process.env, handles signals or exits.
 import { randomUUID } from 'node:crypto';
+import type { KubeConfig } from '@kubernetes/client-node';
 import { setMaxListeners } from 'node:events';
 import { hostname } from 'node:os';
-import { CoordinationV1Api } from '@kubernetes/client-node';
 import Fastify from 'fastify';
 import { collectDefaultMetrics, Counter, Registry } from 'prom-client';
 import { realClock } from '../shared/clock.js';
 import { configOrExit, loadConfig } from '../shared/config.js';
 import { createLogger } from '../shared/log.js';
-import { makeKube } from '../shared/kube/client.js';
+import { loadApiServer, UnsupportedAuthError, type ApiServer } from '../shared/kube/kubeconfig.js';
 import { eventRecorder } from '../shared/kube/event-recorder.js';
 import { informerFactory, type CacheTransform } from '../shared/kube/informer-factory.js';
 import { resources } from '../shared/kube/resources.js';
 import { LeaderElector } from '../shared/kube/leader-election.js';
-import { kubeLeaseClient } from '../shared/kube/lease-client.js';
 import { makeRest } from '../shared/kube/rest.js';
+import { restLeaseClient } from '../shared/kube/rest-lease-client.js';
 import { cachedPod } from './cached-pod.js';
 import { controllers as allControllers } from './controllers.js';
 import { runControllers, selectControllers } from './run-controllers.js';
 import type { ControllerDeps } from './types.js';
 
+/**
+ * The API server and credentials without @kubernetes/client-node, whose module graph is a good part of an idle
+ * manager's memory; a kubeconfig user that needs an exec or auth-provider plugin gets client-node's KubeConfig.
+ */
+async function apiServer(config: { kubeconfig: string | undefined }): Promise<ApiServer | KubeConfig> {
+  try {
+    return loadApiServer(config, process.env);
+  } catch (err) {
+    if (!(err instanceof UnsupportedAuthError)) throw err;
+    const { loadKubeConfig } = await import('../shared/kube/client.js');
+    return loadKubeConfig(config);
+  }
+}
+
 async function main(): Promise<void> {
   const config = configOrExit(loadConfig, process.env);
   const log = createLogger({ level: config.logLevel, name: 'kruise-controller' });
   const controllers = selectControllers(allControllers, config.controllers, config.featureGates);
-  const kube = makeKube(config);
   const stop = new AbortController();
   setMaxListeners(256, stop.signal);
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   // client-go's metric name; watches are not counted (they are long-lived streams, not requests).
   const requests = new Counter({ name: 'rest_client_requests_total', help: 'API requests made, by method', labelNames: ['method'] as const, registers: [registry] });
-  const rest = makeRest(kube.kc, { onRequest: (method) => requests.inc({ method }) });
+  const rest = makeRest(await apiServer(config), { onRequest: (method) => requests.inc({ method }) });
   // Pods are cached in the slim form the controllers read (cached-pod.ts): the cache holds every pod of the cluster.
   const informers = informerFactory({ rest, signal: stop.signal, log,
     transform: (r) => (r === resources.pods ? (cachedPod as CacheTransform) : undefined) });
   const deps: ControllerDeps = {
-    kube, rest, informers, log, metrics: registry, clock: realClock, namespace: config.namespace, config,
+    rest, informers, log, metrics: registry, clock: realClock, namespace: config.namespace, config,
     events: (component) => eventRecorder({ rest, component, log }),
   };
 
@@ -75,7 +88,7 @@ async function main(): Promise<void> {
     done = lead(stop.signal);
   } else {
     const elector = new LeaderElector({
-      client: kubeLeaseClient(kube.kc.makeApiClient(CoordinationV1Api)),
+      client: restLeaseClient(rest),
       namespace: config.namespace,
       name: config.leaderElectionId,
       // A restarted pod keeps its name; the suffix keeps it from mistaking the old process's lease for its own.

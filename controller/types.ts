@@ -4,7 +4,6 @@ import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import type { Clock } from '../shared/clock.js';
 import type { Config, FeatureGate } from '../shared/config.js';
-import type { Kube } from '../shared/kube/client.js';
 import type { EventRecorder } from '../shared/kube/event-recorder.js';
 import type { InformerFactory } from '../shared/kube/informer-factory.js';
 import type { KubeRest } from '../shared/kube/rest.js';
@@ -12,7 +11,6 @@ import type { ReconcileFn } from '../shared/reconcile/types.js';
 
 /** What main.ts hands every controller; all I/O a controller does goes through these. */
 export interface ControllerDeps {
-  kube: Kube;
   rest: KubeRest;
   /** Shared caches: ask for what you watch; the same resource and scope is one watch for the whole process. */
   informers: InformerFactory;

@@ -60,7 +60,7 @@ async function runBenches(cluster: Cluster, manager: Manager, kwok: Daemon, dir:
   const log = pino({ level: 'warn' }, destination({ dest: join(cluster.logDir, 'bench-controllers.log'), sync: false }));
   const config = loadConfig({ FEATURE_GATES: 'ResourceDistributionGate=true', NODEIMAGE_CREATION_DELAY_SECONDS: '0', LEADER_ELECT: 'false' });
   const informers = informerFactory({ rest, signal: stop.signal, log });
-  const deps: ControllerDeps = { kube, rest, informers, log, metrics: registry, clock: realClock, namespace: config.namespace, config,
+  const deps: ControllerDeps = { rest, informers, log, metrics: registry, clock: realClock, namespace: config.namespace, config,
     events: (component) => eventRecorder({ rest, component, log }) };
   const ctx: BenchContext = {
     kubeconfig: cluster.kubeconfig, kc: kube.kc, client, informers, meter,

@@ -2,7 +2,6 @@
 import { Registry } from 'prom-client';
 import { FakeClock } from '../../shared/clock.js';
 import { loadConfig } from '../../shared/config.js';
-import type { Kube } from '../../shared/kube/client.js';
 import type { EventType } from '../../shared/kube/event-recorder.js';
 import { silentLogger } from '../../shared/log.js';
 import type { ReconcileContext } from '../../shared/reconcile/types.js';
@@ -16,7 +15,7 @@ export function fakeDeps(cluster: FakeCluster, env: Record<string, string> = {})
   const events: RecordedEvent[] = [];
   const config = loadConfig(env);
   const deps: ControllerDeps = {
-    kube: undefined as unknown as Kube, rest: cluster.rest, informers: cluster.informers, log: silentLogger(), metrics: new Registry(), clock,
+    rest: cluster.rest, informers: cluster.informers, log: silentLogger(), metrics: new Registry(), clock,
     namespace: config.namespace, config,
     events: () => ({ event: (obj, type, reason, message) => events.push({ kind: obj.kind, name: obj.metadata?.name, type, reason, message }) }),
   };

@@ -32,6 +32,8 @@ export interface SidecarContainer extends Container {
   podInjectPolicy?: PodInjectPolicy | string;
   upgradeStrategy?: SidecarContainerUpgradeStrategy;
   shareVolumePolicy?: { type?: ShareVolumePolicyType | string };
+  /** v1.9+/HEAD: share the app containers' volumeDevices; nil means disabled. Not part of the v1.8 hash layout. */
+  shareVolumeDevicePolicy?: { type?: ShareVolumePolicyType | string };
   transferEnv?: TransferEnvVar[];
 }
 
@@ -101,6 +103,9 @@ export const SidecarSetVersionAnnotationPrefix = 'version.sidecarset.kruise.io/'
 export const SidecarSetVersionAltAnnotationPrefix = 'versionalt.sidecarset.kruise.io/';
 export const SidecarSetInPlaceUpdateStateAnnotation = 'kruise.io/sidecarset-inplace-update-state';
 export const SidecarSetCustomVersionLabel = 'apps.kruise.io/sidecarset-custom-version';
+/** HEAD only: marks a canary SidecarSet; with SidecarSetBaseAnnotation it replaces its base on shared pods. */
+export const SidecarSetCanaryAnnotation = 'apps.kruise.io/sidecarset-canary';
+export const SidecarSetBaseAnnotation = 'apps.kruise.io/sidecarset-base';
 export const SidecarSetNameLabel = 'kruise.io/sidecarset-name';
 export const SidecarEnvIsInjected = 'IS_INJECTED';
 export const SidecarEnvVersion = 'SIDECARSET_VERSION';

@@ -1,8 +1,8 @@
 // Credentials for talking to the apiserver without @kubernetes/client-node: a kubeconfig file (its current context)
 // or the in-cluster service account. For processes that use only KubeRest and REST watches (the node daemon), where
 // client-node's KubeConfig would load its whole module graph (auth plugins, fetch, YAML, websockets) for a token
-// and a CA. The controller and webhook keep client-node's KubeConfig for their typed clients; makeRest accepts
-// either (shared/kube/rest.ts).
+// and a CA. The controller manager uses it too, falling back to client-node for plugin users; the webhook keeps
+// client-node's KubeConfig for its typed clients; makeRest accepts either (shared/kube/rest.ts).
 //
 // Supported, as client-go reads them: server, certificate-authority(-data), insecure-skip-tls-verify,
 // tls-server-name, client-certificate(-data) / client-key(-data), token, tokenFile, username/password. exec and
@@ -31,6 +31,14 @@ export class KubeconfigError extends Error {
   constructor(where: string, message: string) {
     super(`${where}: ${message}`);
     this.name = 'KubeconfigError';
+  }
+}
+
+/** The kubeconfig's user authenticates through an exec or auth-provider plugin, which this loader does not run. */
+export class UnsupportedAuthError extends KubeconfigError {
+  constructor(where: string, message: string) {
+    super(where, message);
+    this.name = 'UnsupportedAuthError';
   }
 }
 
@@ -91,7 +99,7 @@ export function apiServerFromKubeconfig(doc: unknown, baseDir: string, opts: { f
     try { return fs.readFileSync(path(file)); } catch (err) { throw new KubeconfigError(where, `cannot read ${fileKey} ${path(file)}: ${(err as Error).message}`); }
   };
   for (const plugin of ['exec', 'auth-provider'] as const) {
-    if (user[plugin]) throw new KubeconfigError(where, `user ${JSON.stringify(context.user)} uses ${plugin}, which this process does not support (give it a token, a token file or a client certificate)`);
+    if (user[plugin]) throw new UnsupportedAuthError(where, `user ${JSON.stringify(context.user)} uses ${plugin}, which this process does not support (give it a token, a token file or a client certificate)`);
   }
 
   const tls: ApiServer['tls'] = {

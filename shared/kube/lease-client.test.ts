@@ -1,5 +1,5 @@
-// The adapter against client-node's real CoordinationV1Api, talking to a small HTTP stand-in for the API server on
-// 127.0.0.1, so request shapes (paths, MicroTime format) and status mapping are checked end to end.
+// Both lease adapters (client-node's CoordinationV1Api, and KubeRest) talking to a small HTTP stand-in for the API
+// server on 127.0.0.1, so request shapes (paths, MicroTime format) and status mapping are checked end to end.
 import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -7,6 +7,8 @@ import { after, before, describe, it } from 'node:test';
 import { CoordinationV1Api, KubeConfig } from '@kubernetes/client-node';
 import { LeaseConflictError, type LeaseClient } from './leader-election.js';
 import { kubeLeaseClient } from './lease-client.js';
+import { restLeaseClient } from './rest-lease-client.js';
+import { makeRest } from './rest.js';
 
 interface Seen { method: string; url: string; body: any }
 
@@ -14,7 +16,16 @@ function status(code: number, reason: string) {
   return { kind: 'Status', apiVersion: 'v1', status: 'Failure', reason, code, message: reason };
 }
 
-describe('kubeLeaseClient', () => {
+const clients: [string, (url: string) => LeaseClient][] = [
+  ['kubeLeaseClient', (url) => {
+    const kc = new KubeConfig();
+    kc.loadFromClusterAndUser({ name: 'fake', server: url, skipTLSVerify: true }, { name: 'u' });
+    return kubeLeaseClient(kc.makeApiClient(CoordinationV1Api));
+  }],
+  ['restLeaseClient', (url) => restLeaseClient(makeRest({ server: url, tls: {}, authorization: () => undefined }))],
+];
+
+for (const [suite, make] of clients) describe(suite, () => {
   let server: Server;
   let client: LeaseClient;
   const seen: Seen[] = [];
@@ -43,12 +54,7 @@ describe('kubeLeaseClient', () => {
       reply(400, status(400, 'BadRequest'));
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    const kc = new KubeConfig();
-    kc.loadFromClusterAndUser(
-      { name: 'fake', server: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, skipTLSVerify: true },
-      { name: 'u' },
-    );
-    client = kubeLeaseClient(kc.makeApiClient(CoordinationV1Api));
+    client = make(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
   });
 
   after(() => new Promise<void>((r) => server.close(() => r())));

@@ -20,6 +20,7 @@ export const resources = {
   secrets: core('secrets', 'Secret'),
   events: core('events', 'Event'),
   controllerRevisions: { group: 'apps', version: 'v1', plural: 'controllerrevisions', kind: 'ControllerRevision', namespaced: true },
+  leases: { group: 'coordination.k8s.io', version: 'v1', plural: 'leases', kind: 'Lease', namespaced: true },
   sidecarSets: kruise('sidecarsets', 'SidecarSet', false),
   nodeImages: kruise('nodeimages', 'NodeImage', false),
   imagePullJobs: kruise('imagepulljobs', 'ImagePullJob', true),

@@ -1,7 +1,7 @@
 // Offline admission: runs documents through the SAME route handlers the HTTPS webhook serves (handlers/index.ts),
 // with caches filled from the input instead of informers. Only the transport differs.
 import { randomUUID } from 'node:crypto';
-import type { KubernetesObject, V1Namespace, V1Node } from '@kubernetes/client-node';
+import type { KubernetesObject, V1ConfigMap, V1ControllerRevision, V1Namespace, V1Node } from '@kubernetes/client-node';
 import fjp from 'fast-json-patch';
 import type { SidecarSet } from '../../shared/api/sidecarset.js';
 import type { AdmissionRequest } from '../admission/review.js';
@@ -24,11 +24,17 @@ const routesByKind: Record<string, { group: string; resource: string; paths: str
   ResourceDistribution: { group: 'apps.kruise.io', resource: 'resourcedistributions', paths: ['/validate-apps-kruise-io-v1alpha1-resourcedistribution'] },
 };
 
-export type Verdict = { allowed: true; object: KubeDocument } | { allowed: false; reason: string };
+export type Verdict = { allowed: true; object: KubeDocument; warning?: string } | { allowed: false; reason: string };
 
 export interface OfflineAdmission {
   /** Admits `doc` as a CREATE; an allowed SidecarSet joins the cache so later documents see it. */
   create(doc: KubeDocument): Promise<Verdict>;
+  /**
+   * Runs only the mutating webhooks (defaulting) and keeps the object even if validation would refuse it, reporting
+   * that refusal as `warning`; for `inject`, whose SidecarSets are inputs, not requests (upstream's injection tests
+   * inject SidecarSets that validation would call conflicting).
+   */
+  createUnvalidated(doc: KubeDocument): Promise<Verdict>;
   admits(kind: string | undefined): boolean;
 }
 
@@ -62,8 +68,11 @@ export function offlineAdmission(input: KubeDocument[], opts: { now?: () => Date
   const namespaces = input.filter((d) => d.kind === 'Namespace') as V1Namespace[];
   const pods = input.filter((d) => d.kind === 'Pod');
   const nodes = input.filter((d) => d.kind === 'Node') as V1Node[];
+  // The kruise namespace's ControllerRevisions and `kruise-configuration` ConfigMap, whatever namespace the input gives.
+  const revisions = input.filter((d) => d.kind === 'ControllerRevision') as unknown as V1ControllerRevision[];
+  const configMaps = input.filter((d) => d.kind === 'ConfigMap') as V1ConfigMap[];
   const caches = admissionCaches(
-    { sidecarSets: sidecarSets.cache, namespaces: staticCache(namespaces), revisions: staticCache([]), configMaps: staticCache([]) },
+    { sidecarSets: sidecarSets.cache, namespaces: staticCache(namespaces), revisions: staticCache(revisions), configMaps: staticCache(configMaps) },
     {
       fetchPod: async (ns, name) => pods.find((p) => p.metadata?.name === name && (p.metadata?.namespace ?? 'default') === ns) as never,
       fetchNode: async (name) => nodes.find((n) => n.metadata?.name === name),
@@ -81,36 +90,47 @@ export function offlineAdmission(input: KubeDocument[], opts: { now?: () => Date
     }
   }
 
+  async function admit(doc: KubeDocument, validating: 'enforce' | 'warn'): Promise<Verdict> {
+    const target = routesByKind[doc.kind ?? ''];
+    if (!target) return { allowed: true, object: doc };
+    let object: KubeDocument = structuredClone(doc);
+    let warning: string | undefined;
+    const namespace = doc.kind === 'Pod' || doc.kind === 'ContainerRecreateRequest' ? (doc.metadata?.namespace ?? 'default') : doc.metadata?.namespace;
+    for (const path of target.paths) {
+      const route = routes.get(path);
+      if (!route) continue; // not wired in this build: the webhook would not serve it either
+      const [group, version] = (doc.apiVersion ?? 'v1').includes('/') ? doc.apiVersion!.split('/') : ['', doc.apiVersion ?? 'v1'];
+      const req: AdmissionRequest = {
+        uid: randomUUID(),
+        kind: { group: group!, version: version!, kind: doc.kind! },
+        resource: { group: target.group, version: version!, resource: target.resource },
+        ...(namespace ? { namespace } : {}),
+        ...(object.metadata?.name ? { name: object.metadata.name } : {}),
+        operation: 'CREATE',
+        userInfo: { username: 'kruise-ts-cli' },
+        object,
+      };
+      const result = await run(route, req);
+      if (!result.allowed) {
+        const reason = result.status?.message ?? `refused with code ${result.status?.code}`;
+        if (validating === 'warn' && path.startsWith('/validate-')) {
+          warning ??= reason;
+          continue;
+        }
+        return { allowed: false, reason };
+      }
+      if (result.patch) {
+        const ops = JSON.parse(Buffer.from(result.patch, 'base64').toString('utf8'));
+        object = fjp.applyPatch(object, ops, false, false).newDocument as KubeDocument;
+      }
+    }
+    if (doc.kind === 'SidecarSet') sidecarSets.add(object as SidecarSet & KubernetesObject);
+    return warning === undefined ? { allowed: true, object } : { allowed: true, object, warning };
+  }
+
   return {
     admits: (kind) => kind !== undefined && kind in routesByKind,
-    async create(doc) {
-      const target = routesByKind[doc.kind ?? ''];
-      if (!target) return { allowed: true, object: doc };
-      let object: KubeDocument = structuredClone(doc);
-      const namespace = doc.kind === 'Pod' || doc.kind === 'ContainerRecreateRequest' ? (doc.metadata?.namespace ?? 'default') : doc.metadata?.namespace;
-      for (const path of target.paths) {
-        const route = routes.get(path);
-        if (!route) continue; // not wired in this build: the webhook would not serve it either
-        const [group, version] = (doc.apiVersion ?? 'v1').includes('/') ? doc.apiVersion!.split('/') : ['', doc.apiVersion ?? 'v1'];
-        const req: AdmissionRequest = {
-          uid: randomUUID(),
-          kind: { group: group!, version: version!, kind: doc.kind! },
-          resource: { group: target.group, version: version!, resource: target.resource },
-          ...(namespace ? { namespace } : {}),
-          ...(object.metadata?.name ? { name: object.metadata.name } : {}),
-          operation: 'CREATE',
-          userInfo: { username: 'kruise-ts-cli' },
-          object,
-        };
-        const result = await run(route, req);
-        if (!result.allowed) return { allowed: false, reason: result.status?.message ?? `refused with code ${result.status?.code}` };
-        if (result.patch) {
-          const ops = JSON.parse(Buffer.from(result.patch, 'base64').toString('utf8'));
-          object = fjp.applyPatch(object, ops, false, false).newDocument as KubeDocument;
-        }
-      }
-      if (doc.kind === 'SidecarSet') sidecarSets.add(object as SidecarSet & KubernetesObject);
-      return { allowed: true, object };
-    },
+    create: (doc) => admit(doc, 'enforce'),
+    createUnvalidated: (doc) => admit(doc, 'warn'),
   };
 }

@@ -73,3 +73,72 @@ test('validate admits the seed examples and refuses a second SidecarSet injectin
   assert.equal(lines[1], 'allowed Pod/test-pod');
   assert.match(lines[2]!, /^denied SidecarSet\/scs-clash: .*container sidecar1 already exist in scs-demo/);
 });
+
+// upstream pod/mutating TestSidecarSetNameInject: sidecarset1 and sidecarset3 share container names (validation would
+// refuse the second), yet injection applies both; inject treats input SidecarSets as stored, not as requests.
+test('TestSidecarSetNameInject: inject applies every matching SidecarSet, even one validation would refuse', async () => {
+  const sidecarSet = (name: string, policy: string) =>
+    `apiVersion: apps.kruise.io/v1alpha1\nkind: SidecarSet\nmetadata: {name: ${name}}\nspec:\n  selector: {matchLabels: {app: suxing-test}}\n` +
+    `  containers: [{name: dns-f, image: "dns-f-image:1.0", podInjectPolicy: ${policy}}]\n---\n`;
+  const pod = 'apiVersion: v1\nkind: Pod\nmetadata: {name: test-pod, labels: {app: suxing-test}}\nspec: {containers: [{name: nginx, image: "nginx:1.15.1"}]}\n';
+  const r = await cli(['inject', '-f', '-'], sidecarSet('sidecarset1', 'BeforeAppContainer') + sidecarSet('sidecarset3', 'AfterAppContainer') + pod);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stderr, /SidecarSet\/sidecarset3 would be refused by validation, injected anyway: .*container dns-f already exist in sidecarset1/);
+  const out = yaml.load(r.stdout) as any;
+  assert.equal(out.metadata.annotations['kruise.io/sidecarset-injected-list'], 'sidecarset1,sidecarset3');
+  assert.deepEqual(Object.keys(JSON.parse(out.metadata.annotations['kruise.io/sidecarset-hash'])), ['sidecarset1', 'sidecarset3']);
+});
+
+// upstream pod/mutating TestInjectionStrategyRevision: the revision to inject is a ControllerRevision of the kruise
+// namespace; offline, ControllerRevisions (and the kruise-configuration ConfigMap) come from the input.
+test('TestInjectionStrategyRevision: ControllerRevisions in the input are the history injection reads', async () => {
+  const input = `apiVersion: apps/v1
+kind: ControllerRevision
+metadata:
+  name: sidecarset1-12345
+  namespace: kruise-system
+  labels: {kruise.io/sidecarset-name: sidecarset1, apps.kruise.io/sidecarset-custom-version: sidecarset1-12345}
+revision: 1
+data:
+  spec:
+    $patch: replace
+    initContainers: [{name: init-2, image: "busybox:1.0.0"}]
+    containers: [{name: dns-f, image: "dns-f-image:1.0", podInjectPolicy: BeforeAppContainer, shareVolumePolicy: {type: disabled}}]
+---
+apiVersion: apps.kruise.io/v1alpha1
+kind: SidecarSet
+metadata: {name: sidecarset1}
+spec:
+  selector: {matchLabels: {app: suxing-test}}
+  updateStrategy: {type: NotUpdate}
+  initContainers: [{name: init-2, image: "busybox:1.0.0"}, {name: init-1, image: "busybox:1.0.0"}]
+  containers: [{name: dns-f, image: "dns-f-image:2.0"}, {name: log-agent, image: "log-agent-image:1.0", podInjectPolicy: AfterAppContainer}]
+  injectionStrategy: {revision: {customVersion: sidecarset1-12345, policy: Always}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: test-pod, labels: {app: suxing-test}}
+spec:
+  initContainers: [{name: init-0, image: "busybox:1.0.0"}]
+  containers: [{name: nginx, image: "nginx:1.15.1"}]
+`;
+  const injected = await cli(['inject', '-f', '-'], input);
+  assert.equal(injected.code, 0, injected.stderr);
+  assert.equal(injected.stderr, '');
+  const pod = yaml.load(injected.stdout) as any;
+  assert.deepEqual(pod.spec.initContainers.map((c: any) => c.name), ['init-0', 'init-2'], 'one init container from the revision');
+  assert.deepEqual(pod.spec.containers.map((c: any) => `${c.name}=${c.image}`), ['dns-f=dns-f-image:1.0', 'nginx=nginx:1.15.1']);
+  const validated = await cli(['validate', '-f', '-'], input);
+  assert.equal(validated.stdout, 'allowed ControllerRevision/sidecarset1-12345\nallowed SidecarSet/sidecarset1\nallowed Pod/test-pod\n');
+});
+
+test('validate reads the patchPodMetadata whitelist from a kruise-configuration ConfigMap in the input', async () => {
+  const set = 'apiVersion: apps.kruise.io/v1alpha1\nkind: SidecarSet\nmetadata: {name: s}\nspec:\n  selector: {matchLabels: {app: a}}\n' +
+    '  containers: [{name: c, image: busybox}]\n  patchPodMetadata: [{annotations: {oom-score: "1"}}]\n';
+  const without = await cli(['validate', '-f', '-'], set);
+  assert.match(without.stdout, /^denied SidecarSet\/s: spec.patchPodMetadata: Required value: SidecarSet patch metadata whitelist not found/);
+  const cm = 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: kruise-configuration, namespace: kruise-system}\n' +
+    'data:\n  SidecarSet_PatchPodMetadata_WhiteList: \'{"rules":[{"allowedAnnotationKeyExprs":["^oom-score$"]}]}\'\n---\n';
+  const withCm = await cli(['validate', '-f', '-'], cm + set);
+  assert.equal(withCm.stdout, 'allowed ConfigMap/kruise-configuration\nallowed SidecarSet/s\n');
+});

@@ -51,8 +51,9 @@ async function inject(docs: KubeDocument[], output: OutputFormat, io: Io): Promi
   let failed = false;
   for (const doc of docs) {
     if (doc.kind === 'SidecarSet') {
-      const v = await admission.create(doc);
+      const v = await admission.createUnvalidated(doc);
       if (!v.allowed) io.stderr(`warning: ${describe(doc)} ignored: ${v.reason}\n`);
+      else if (v.warning) io.stderr(`warning: ${describe(doc)} would be refused by validation, injected anyway: ${v.warning}\n`);
       continue;
     }
     const pod = doc.kind === 'Pod' ? doc : isWorkload(doc) ? templateAsPod(doc) : undefined;

@@ -14,7 +14,7 @@ import {
 } from '../../api/sidecarset.js';
 import { byteOrder, formatTimestamp, formatUpgradeSpecMap, parseStringMap, parseUpgradeSpecMap, withTail, type UpgradeSpec } from './annotations.js';
 import { hotUpgradePair, isHotUpgrade } from './hot-upgrade.js';
-import { mergeEnvs, mergeMounts, sharedMountsAndEnvs, transferEnvs } from './share.js';
+import { mergeDevices, mergeEnvs, mergeMounts, sharedDevices, sharedMountsAndEnvs, transferEnvs } from './share.js';
 
 export interface BuiltSidecars {
   initContainers: SidecarContainer[];
@@ -76,14 +76,18 @@ function decorate(source: SidecarContainer, pod: Pod, volumesByName: Map<string,
   const c = { ...source };
   const shared = sharedMountsAndEnvs(c, pod);
   const extraEnvs = mergeEnvs(transferEnvs(c, pod), shared.envs);
-  for (const m of c.volumeMounts ?? []) {
-    // v1.8 dereferences the volume unchecked (validation guarantees it); skipping a missing one is HEAD's behaviour.
+  // v1.8 dereferences the volume unchecked (validation guarantees it); skipping a missing one, and taking the volumes of
+  // volumeDevices too (validation requires them as for mounts), is HEAD's behaviour.
+  for (const m of [...(c.volumeMounts ?? []), ...(c.volumeDevices ?? [])]) {
     const v = volumesByName.get(m.name);
     if (v) volumes.push(v);
   }
-  const mounts = mergeMounts(c.volumeMounts ?? [], shared.mounts);
+  const mounts = mergeMounts(c, shared.mounts);
   if (mounts.length > 0) c.volumeMounts = mounts;
   c.env = mergeEnvs([...(c.env ?? []), { name: SidecarEnvIsInjected, value: 'true' }], extraEnvs);
+  // After the mounts are merged: a shared device may not take a path a (shared) mount now uses.
+  const devices = mergeDevices(c, sharedDevices(c, pod));
+  if (devices.length > 0) c.volumeDevices = devices;
   return c;
 }
 

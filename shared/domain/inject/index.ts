@@ -1,6 +1,7 @@
 // SidecarSet injection into a pod being created, as one pure function (spec/webhooks.md §2).
 import type { Pod } from '../../api/meta.js';
 import type { SidecarSet } from '../../api/sidecarset.js';
+import { withoutCanaryBases } from '../sidecarset-canary.js';
 import { byteOrder } from './annotations.js';
 import { buildSidecars } from './build-sidecars.js';
 import { podShell } from './clone.js';
@@ -62,8 +63,8 @@ export function matchedSidecarSets(pod: Pod, podNamespace: string, ctx: Injectio
     if (skipReason(match, pod, podNamespace, ctx.namespaceLabels) === null) applying.push(set);
   }
   // Revisions only after every SidecarSet was matched: an invalid selector anywhere refuses the pod (400) before a
-  // missing revision of an earlier set does (403).
-  return applying.map((s) => chooseRevision(s, pod, ctx));
+  // missing revision of an earlier set does (403). A matched canary then replaces its base (HEAD).
+  return withoutCanaryBases(applying.map((s) => chooseRevision(s, pod, ctx)));
 }
 
 /**

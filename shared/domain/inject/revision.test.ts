@@ -110,3 +110,17 @@ test('a revision without hash annotations gets hashes computed from the restored
   const hash = JSON.parse(out.metadata!.annotations![SidecarSetHashAnnotation]!).sidecarset1.hash as string;
   assert.match(hash, /^[bcdfghjklmnpqrstvwxz2456789]{64}$/);
 });
+
+// upstream HEAD pod/mutating sidecarset.go: a matched canary SidecarSet replaces its base on the pods both select.
+test('a matched canary SidecarSet is injected instead of its base; unmatched, the base is injected', () => {
+  const base: SidecarSet = { metadata: { name: 'a-base' }, spec: { selector: { matchLabels: { app: 'nginx' } }, containers: [{ name: 'proxy', image: 'proxy:1', podInjectPolicy: 'BeforeAppContainer' }] } };
+  const canary: SidecarSet = {
+    metadata: { name: 'b-canary', annotations: { 'apps.kruise.io/sidecarset-canary': 'true', 'apps.kruise.io/sidecarset-base': 'a-base' } },
+    spec: { selector: { matchLabels: { canary: 'true' } }, updateStrategy: { type: 'NotUpdate' }, containers: [{ name: 'proxy', image: 'proxy:2', podInjectPolicy: 'BeforeAppContainer' }] },
+  };
+  const onCanary = injectSidecars(canaryPod(), makeCtx([base, canary]));
+  assert.deepEqual(onCanary.spec!.containers.map((c) => `${c.name}=${c.image}`), ['proxy=proxy:2', 'nginx=nginx:1.15.1']);
+  assert.equal(onCanary.metadata!.annotations!['kruise.io/sidecarset-injected-list'], 'b-canary');
+  const onOther = injectSidecars(pod1(), makeCtx([base, canary]));
+  assert.deepEqual(onOther.spec!.containers.map((c) => `${c.name}=${c.image}`), ['proxy=proxy:1', 'nginx=nginx:1.15.1']);
+});

@@ -5,6 +5,7 @@ import { SidecarEnvIsInjected } from '../../api/sidecarset.js';
 
 type EnvVar = NonNullable<Container['env']>[number];
 type VolumeMount = NonNullable<Container['volumeMounts']>[number];
+type VolumeDevice = NonNullable<Container['volumeDevices']>[number];
 
 /** A container upstream treats as an injected sidecar: its first IS_INJECTED env says "true". */
 export function isInjectedSidecar(c: Container): boolean {
@@ -34,6 +35,15 @@ export function sharedMountsAndEnvs(sidecar: SidecarContainer, pod: Pod): { moun
     }
   }
   return { mounts, envs };
+}
+
+/**
+ * HEAD's GetInjectedVolumeDevices: with `shareVolumeDevicePolicy.type: enabled`, every volumeDevice of every app
+ * container (same sources as shared mounts; init containers not shared, as upstream's TODO says).
+ */
+export function sharedDevices(sidecar: SidecarContainer, pod: Pod): VolumeDevice[] {
+  if (sidecar.shareVolumeDevicePolicy?.type !== 'enabled') return [];
+  return (pod.spec?.containers ?? []).filter((app) => !isInjectedSidecar(app)).flatMap((app) => app.volumeDevices ?? []);
 }
 
 // IsQualifiedName: optional DNS-1123 subdomain prefix + "/" + a name of at most 63 characters.
@@ -86,15 +96,15 @@ function sourceContainer(t: TransferEnvVar, pod: Pod): string | undefined {
   return ref ? containerNameFromFieldPath(ref.fieldPath, pod) : (t.sourceContainerName ?? '');
 }
 
-/** A new array: `base`, then the items of `extra` whose key is not taken yet (first one wins). */
-function appendNew<T>(base: T[], extra: T[], key: (item: T) => unknown): T[] {
+/** A new array: `base`, then the items of `extra` whose key is not taken yet, by `base` or by `reserved` (first one wins). */
+function appendNew<T>(base: T[], extra: T[], key: (item: T) => unknown, reserved: readonly unknown[] = []): T[] {
   const out = [...base];
   if (extra.length === 0) return out;
   // Lists here hold a handful of entries: a scan allocates nothing, a Set only pays off for long ones.
-  const seen = out.length + extra.length > 16 ? new Set(out.map(key)) : undefined;
+  const seen = out.length + extra.length > 16 ? new Set([...out.map(key), ...reserved]) : undefined;
   for (const item of extra) {
     const k = key(item);
-    if (seen ? seen.has(k) : out.some((o) => key(o) === k)) continue;
+    if (seen ? seen.has(k) : out.some((o) => key(o) === k) || reserved.includes(k)) continue;
     seen?.add(k);
     out.push(item);
   }
@@ -106,7 +116,12 @@ export function mergeEnvs(base: EnvVar[], extra: EnvVar[]): EnvVar[] {
   return appendNew(base, extra, (e) => e.name);
 }
 
-/** util.MergeVolumeMounts: append `extra` mounts whose mountPath is not taken yet. */
-export function mergeMounts(base: VolumeMount[], extra: VolumeMount[]): VolumeMount[] {
-  return appendNew(base, extra, (m) => m.mountPath);
+/** util.MergeVolumeMounts: append `extra` mounts whose mountPath is neither a mountPath nor a devicePath of `c` yet. */
+export function mergeMounts(c: Container, extra: VolumeMount[]): VolumeMount[] {
+  return appendNew(c.volumeMounts ?? [], extra, (m) => m.mountPath, (c.volumeDevices ?? []).map((d) => d.devicePath));
+}
+
+/** util.MergeVolumeDevices (HEAD): append `extra` devices whose devicePath is neither a devicePath nor a mountPath of `c` yet. */
+export function mergeDevices(c: Container, extra: VolumeDevice[]): VolumeDevice[] {
+  return appendNew(c.volumeDevices ?? [], extra, (d) => d.devicePath, (c.volumeMounts ?? []).map((m) => m.mountPath));
 }

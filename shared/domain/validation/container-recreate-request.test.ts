@@ -90,6 +90,14 @@ describe('mutateContainerRecreateRequest on CREATE', () => {
     { name: 'a missing pod is refused', obj: crr({ podName: 'ghost' }), code: 400, message: 'no found Pod named ghost' },
     { name: 'a finished pod is refused', obj: crr(), pod: pod({ status: { ...pod().status, phase: 'Succeeded' } }), code: 400, message: 'not allowed to recreate containers in an inactive Pod' },
     { name: 'an unscheduled pod is refused', obj: crr(), pod: pod({ spec: { ...pod().spec!, nodeName: undefined } }), code: 400, message: 'not allowed to recreate containers in a pending Pod' },
+    {
+      // upstream crr_mutating_handler Handle: the Node GET's NotFound error is wrapped as-is
+      name: 'a pod on a Node that does not exist is refused with upstream\'s NotFound text',
+      obj: crr(),
+      pod: pod({ spec: { ...pod().spec!, nodeName: 'gone-node' } }),
+      code: 400,
+      message: 'failed to get Node gone-node: nodes "gone-node" not found',
+    },
     { name: 'user-set read-only fields are refused', obj: crr({ containers: [{ name: 'app', ports: [] }] }), code: 400, message: 'preStop, ports, statusContext in container are ready-only fields' },
     { name: 'a container missing from the pod is refused', obj: crr({ containers: [{ name: 'nope' }] }), code: 400, message: 'container nope not found in Pod' },
     {

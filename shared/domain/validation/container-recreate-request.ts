@@ -83,8 +83,8 @@ function mutateOnCreate(obj: ContainerRecreateRequest, ctx: CRRMutationContext):
   const nodeName = pod.spec?.nodeName ?? '';
   if (nodeName === '') throw bad('not allowed to recreate containers in a pending Pod');
   const node = ctx.getNode(nodeName);
-  // Wording is ours: the stored spec only says the Node must exist.
-  if (!node) throw bad(`no found Node named ${nodeName}`);
+  // Upstream wraps the apiserver's NotFound error text.
+  if (!node) throw bad(`failed to get Node ${nodeName}: nodes "${nodeName}" not found`);
 
   labels[CRRNodeNameLabel] = nodeName;
   labels[CRRPodUIDLabel] = pod.metadata?.uid ?? '';

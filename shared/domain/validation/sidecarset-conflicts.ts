@@ -1,6 +1,7 @@
 // SidecarSet validation Phase B (spec/webhooks.md §3, §3.1): names, volumes and annotation patches must not collide
 // with another SidecarSet that can select the same pods. The overlap tests reproduce upstream exactly, quirks included:
 // they are heuristics over selector *syntax*, not set intersection.
+import { canaryBaseOf } from '../sidecarset-canary.js';
 import type { LabelSelector } from '../../api/meta.js';
 import type { SidecarSet } from '../../api/sidecarset.js';
 import type { Violation } from '../../errors.js';
@@ -80,8 +81,10 @@ export function isNamespaceOverlapping(origin: SidecarSet, other: SidecarSet, na
 
 export function validateSidecarSetConflicts(obj: SidecarSet, all: readonly SidecarSet[], namespaceLabels: NamespaceLabels): Violation[] {
   const name = obj.metadata?.name;
+  // A canary is meant to carry its base's containers: the base is not a conflict (HEAD).
+  const base = canaryBaseOf(obj);
   const others = all.filter(
-    (s) => s.metadata?.name !== name && isNamespaceOverlapping(obj, s, namespaceLabels) && isSelectorOverlapping(obj.spec?.selector, s.spec?.selector),
+    (s) => s.metadata?.name !== name && s.metadata?.name !== base && isNamespaceOverlapping(obj, s, namespaceLabels) && isSelectorOverlapping(obj.spec?.selector, s.spec?.selector),
   );
   // Later SidecarSets overwrite earlier ones in each index, as upstream's maps do; the message names the last.
   const initIn = new Map<string, SidecarSet>();

@@ -7,6 +7,7 @@ import { validateClusterObjectMeta } from './object-meta.js';
 import { validatePatchPodMetadata } from './patch-metadata.js';
 import { validatePodSpecSubset } from './pod-spec.js';
 import { labelSelectorConversionError, validateLabelSelector } from './selector-validation.js';
+import { validateSidecarSetCanary } from './sidecarset-canary.js';
 import { validateSidecarSetConflicts, type NamespaceLabels } from './sidecarset-conflicts.js';
 import { validateTransferEnvFieldRef } from './transfer-env.js';
 
@@ -28,7 +29,7 @@ export interface SidecarSetValidationContext {
 }
 
 export function validateSidecarSet(obj: SidecarSet, old: SidecarSet | undefined, ctx: SidecarSetValidationContext): Violation[] {
-  const errs = [...validateSidecarSetMetadata(obj), ...validateSidecarSetSpec(obj, ctx)];
+  const errs = [...validateSidecarSetMetadata(obj), ...validateSidecarSetCanary(obj, old, ctx.sidecarSets), ...validateSidecarSetSpec(obj, ctx)];
   if (old) errs.push(...validateSidecarSetUpdate(obj, old));
   if (errs.length > 0) return errs;
   return validateSidecarSetConflicts(obj, ctx.sidecarSets, ctx.namespaceLabels);
