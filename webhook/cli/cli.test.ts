@@ -142,3 +142,11 @@ test('validate reads the patchPodMetadata whitelist from a kruise-configuration 
   const withCm = await cli(['validate', '-f', '-'], cm + set);
   assert.equal(withCm.stdout, 'allowed ConfigMap/kruise-configuration\nallowed SidecarSet/s\n');
 });
+
+test('inject defaults every SidecarSet first, so a pod listed before its SidecarSet is injected too', async () => {
+  const r = await cli(['inject', '-f', ex('02-test-pod.yaml'), '-f', ex('01-sidecarset-demo.yaml')]);
+  assert.equal(r.code, 0, r.stderr);
+  const pod = yaml.load(r.stdout) as any;
+  assert.deepEqual(pod.spec.containers.map((c: any) => c.name), ['sidecar1', 'app']);
+  assert.equal(pod.metadata.annotations['kruise.io/sidecarset-injected-list'], 'scs-demo');
+});

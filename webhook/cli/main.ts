@@ -49,13 +49,13 @@ async function inject(docs: KubeDocument[], output: OutputFormat, io: Io): Promi
   const admission = offlineAdmission(docs);
   const out: KubeDocument[] = [];
   let failed = false;
+  // Every SidecarSet first, wherever it stands in the input: a pod listed before its SidecarSet is still injected.
+  for (const doc of docs.filter((d) => d.kind === 'SidecarSet')) {
+    const v = await admission.createUnvalidated(doc);
+    if (!v.allowed) io.stderr(`warning: ${describe(doc)} ignored: ${v.reason}\n`);
+    else if (v.warning) io.stderr(`warning: ${describe(doc)} would be refused by validation, injected anyway: ${v.warning}\n`);
+  }
   for (const doc of docs) {
-    if (doc.kind === 'SidecarSet') {
-      const v = await admission.createUnvalidated(doc);
-      if (!v.allowed) io.stderr(`warning: ${describe(doc)} ignored: ${v.reason}\n`);
-      else if (v.warning) io.stderr(`warning: ${describe(doc)} would be refused by validation, injected anyway: ${v.warning}\n`);
-      continue;
-    }
     const pod = doc.kind === 'Pod' ? doc : isWorkload(doc) ? templateAsPod(doc) : undefined;
     if (!pod) continue;
     const v = await admission.create(pod as KubeDocument);

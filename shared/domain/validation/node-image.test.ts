@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { formatViolations } from '../../errors.js';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import yaml from 'js-yaml';
@@ -44,6 +45,13 @@ describe('validateNodeImage', () => {
       else assert.deepEqual(errs, []);
     });
   }
+});
+
+describe('validateNodeImage messages', () => {
+  it('a negative version shows the version as the invalid value', () => {
+    const errs = validateNodeImage(ni({ nginx: { tags: [{ tag: 't', createdAt: '2026-01-01T00:00:00Z', version: -1, pullPolicy: { ttlSecondsAfterFinished: 300 } }] } }));
+    assert.equal(formatViolations(errs), 'spec.images[nginx].tags[0].version: Invalid value: -1: version for nginx/t can not be less than 0');
+  });
 });
 
 describe('the NodeImage example', () => {

@@ -27,7 +27,6 @@ export function defaultNodeImage(obj: NodeImage, now: Date): NodeImage {
 export function validateNodeImage(obj: NodeImage): Violation[] {
   const images = obj.spec?.images ?? {};
   const names = Object.keys(images).sort();
-  const fail = (field: string, detail: string): Violation[] => [{ field, type: 'Invalid value', value: undefined, detail }];
   if (names.length > NodeImageMaxImages) {
     return [{ field: 'spec.images', type: 'Too long', detail: `spec images length ${names.length} can not be more than ${NodeImageMaxImages}` }];
   }
@@ -42,7 +41,7 @@ export function validateNodeImage(obj: NodeImage): Violation[] {
       seen.add(tag.tag);
       const fullName = `${name}/${tag.tag}`;
       if (tag.createdAt == null) return [{ field: `${tf}.createdAt`, type: 'Required value', detail: `createAt field for ${fullName} can not be empty` }];
-      if ((tag.version ?? 0) < 0) return fail(`${tf}.version`, `version for ${fullName} can not be less than 0`);
+      if ((tag.version ?? 0) < 0) return [{ field: `${tf}.version`, type: 'Invalid value', value: tag.version, detail: `version for ${fullName} can not be less than 0` }];
       if (tag.pullPolicy == null) return [{ field: `${tf}.pullPolicy`, type: 'Required value', detail: `pullPolicy field for ${fullName} must set` }];
       if (tag.pullPolicy.ttlSecondsAfterFinished == null) {
         return [{ field: `${tf}.pullPolicy.ttlSecondsAfterFinished`, type: 'Required value', detail: `pullPolicy.ttlSecondsAfterFinished for ${fullName} must set` }];
