@@ -78,7 +78,7 @@ test('a remembered container is reused only for pods that lend it the same envs 
   assert.deepEqual(mesh(b).env, [{ name: 'OWN', value: '1' }, { name: 'IS_INJECTED', value: 'true' }, { name: 'hello1', value: 'b' }]);
   assert.ok(Object.isFrozen(mesh(a1)) && Object.isFrozen(mesh(a1).env), 'shared between pods, so frozen');
   assert.throws(() => mesh(a1).env!.push({ name: 'X' }), TypeError);
-  assert.equal(Object.isFrozen(sets[0]!.spec!.containers[0]), false, "the SidecarSet's own objects are left alone");
+  assert.equal(Object.isFrozen(sets[0]!.spec!.containers![0]), false, "the SidecarSet's own objects are left alone");
 });
 
 test('pods lending every time something new (a per-pod token mount) keep getting correct containers', () => {
