@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { deepFreeze, isFrozenJson, jsonText } from './frozen-json.js';
+import { deepFreeze, isFrozenJson, jsonText, rememberStringJson } from './frozen-json.js';
 
 test('deepFreeze freezes every level and marks plain JSON data', () => {
   const v = deepFreeze({ a: [{ b: 'x' }, 1, null], c: { d: true } });
@@ -29,4 +29,12 @@ test('jsonText is JSON.stringify, for frozen and unfrozen values alike', () => {
   assert.equal(jsonText(mutable), '{"a":1}');
   mutable.a = 2;
   assert.equal(jsonText(mutable), '{"a":2}', 'unfrozen values are never remembered');
+});
+
+test('a long string remembered with its JSON is encoded from it; others are stringified', () => {
+  const value = `${'"q\\'.repeat(100)}ü😀\u2028`;
+  rememberStringJson(value, JSON.stringify(value));
+  assert.equal(jsonText(value), JSON.stringify(value));
+  assert.equal(jsonText(value.slice(1)), JSON.stringify(value.slice(1)));
+  assert.equal(jsonText(`${value}x`), JSON.stringify(`${value}x`));
 });

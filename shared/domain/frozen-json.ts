@@ -42,8 +42,24 @@ function freeze(v: unknown): boolean {
 /** Whether `v` was deep-frozen as plain JSON data (and so can never change). */
 export const isFrozenJson = (v: unknown): boolean => typeof v === 'object' && v !== null && frozenPlain.has(v);
 
+// Long strings whose JSON their maker rendered along with them (hash-annotations.ts: kilobytes of escaped quotes per
+// review). Strings are immutable, so a remembered pair can never go stale; the few most recent are kept.
+const LONG = 256;
+const strings: { value: string; json: string }[] = [];
+
+/** Remembers `json` as JSON.stringify(value) for a long string `value` that is about to be encoded. */
+export function rememberStringJson(value: string, json: string): void {
+  if (value.length < LONG) return;
+  if (strings.length >= 8) strings.shift();
+  strings.push({ value, json });
+}
+
 /** JSON.stringify(value), computed once per deep-frozen plain object or array and remembered. */
 export function jsonText(value: unknown): string | undefined {
+  if (typeof value === 'string' && value.length >= LONG) {
+    for (const s of strings) if (s.value === value) return s.json;
+    return JSON.stringify(value);
+  }
   if (typeof value !== 'object' || value === null || !frozenPlain.has(value)) return JSON.stringify(value);
   let t = texts.get(value);
   if (t === undefined) texts.set(value, (t = JSON.stringify(value)));

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { SidecarSetHashAnnotation, SidecarSetHashWithoutImageAnnotation, SidecarSetListAnnotation } from '../../api/sidecarset.js';
 import { AdmissionDeniedError } from '../../errors.js';
+import { jsonText } from '../frozen-json.js';
 import { withTail } from './annotations.js';
 import { hashAnnotations, type SetEntries } from './hash-annotations.js';
 
@@ -25,7 +26,9 @@ test('templated annotations are exactly those rendered entry by entry, for every
     for (const ts of ['2026-01-02T03:04:05Z', '2027-12-31T23:59:59Z']) {
       for (const n of [0, 1, 2, 4]) {
         const s = sets.slice(0, n);
-        assert.deepEqual(hashAnnotations(s, {}, ts, 'ns/p', true), hashAnnotations(s, {}, ts, 'ns/p', false), `${n} sets at ${ts}`);
+        const got = hashAnnotations(s, {}, ts, 'ns/p', true);
+        assert.deepEqual(got, hashAnnotations(s, {}, ts, 'ns/p', false), `${n} sets at ${ts}`);
+        for (const v of Object.values(got)) assert.equal(jsonText(v), JSON.stringify(v), 'the remembered JSON of the value');
       }
     }
   }

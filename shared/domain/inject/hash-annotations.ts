@@ -9,6 +9,7 @@ import {
   SidecarSetListAnnotation,
 } from '../../api/sidecarset.js';
 import { byteOrder, formatUpgradeSpecMap, parseUpgradeSpecMap, type UpgradeSpec } from './annotations.js';
+import { rememberStringJson } from '../frozen-json.js';
 import { goString } from '../go-json.js';
 
 /** What one injecting SidecarSet contributes; the same object for as long as the SidecarSet is unchanged. */
@@ -31,11 +32,13 @@ export function hashAnnotations(sets: readonly SetEntries[], existing: Record<st
   const template = reusable && fresh ? templateFor(sets) : undefined;
   if (template) {
     const ts = goString(timestamp);
-    return {
-      [SidecarSetHashAnnotation]: template.hash.join(ts),
-      [SidecarSetHashWithoutImageAnnotation]: template.hashWithoutImage.join(ts),
-      [SidecarSetListAnnotation]: template.list,
-    };
+    const tsJson = escaped(ts);
+    const hash = template.hash.join(ts);
+    const hashWithoutImage = template.hashWithoutImage.join(ts);
+    // The patch carries these as JSON strings: their escaped form is joined from escaped parts too.
+    rememberStringJson(hash, `"${template.hashJson.join(tsJson)}"`);
+    rememberStringJson(hashWithoutImage, `"${template.hashWithoutImageJson.join(tsJson)}"`);
+    return { [SidecarSetHashAnnotation]: hash, [SidecarSetHashWithoutImageAnnotation]: hashWithoutImage, [SidecarSetListAnnotation]: template.list };
   }
   return render(sets, existing, timestamp, podRef);
 }
@@ -61,8 +64,14 @@ interface Template {
   /** The annotation split at its timestamps: join with the JSON of the timestamp to get the value. */
   hash: string[];
   hashWithoutImage: string[];
+  /** The same parts as they read inside a JSON string (escaped, no quotes). */
+  hashJson: string[];
+  hashWithoutImageJson: string[];
   list: string;
 }
+
+/** `s` escaped as inside a JSON string. Per part is the same as whole: parts are split at ASCII text. */
+const escaped = (s: string) => JSON.stringify(s).slice(1, -1);
 
 /** Stands in for the timestamp while rendering a template; Go-escaped, it cannot occur in any other part of the text. */
 const PLACEHOLDER = '\u0000updateTimestamp\u0000';
@@ -75,7 +84,7 @@ function makeTemplate(sets: readonly SetEntries[]): Template | null {
   const hash = values[SidecarSetHashAnnotation].split(PLACEHOLDER_JSON);
   const hashWithoutImage = values[SidecarSetHashWithoutImageAnnotation].split(PLACEHOLDER_JSON);
   if (hash.length !== stamped + 1 || hashWithoutImage.length !== stamped + 1) return null;
-  return { hash, hashWithoutImage, list: values[SidecarSetListAnnotation] };
+  return { hash, hashWithoutImage, hashJson: hash.map(escaped), hashWithoutImageJson: hashWithoutImage.map(escaped), list: values[SidecarSetListAnnotation] };
 }
 
 // Templates by the sequence of SetEntries objects, as a trie of WeakMaps: a SidecarSet that changes gets new entries,
