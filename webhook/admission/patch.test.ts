@@ -2,7 +2,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fjp from 'fast-json-patch';
-import { diffToPatch } from './patch.js';
+import { deepFreeze } from '../../shared/domain/frozen-json.js';
+import { diffToPatch, opsJson, type PatchOp } from './patch.js';
 
 function applied(original: unknown, patch: string | undefined): unknown {
   if (patch === undefined) return original;
@@ -51,4 +52,20 @@ test('the base64 patch is the UTF-8 of the op list, for small patches and ones t
     const r = diffToPatch({ a: 1 }, { a: 1, b: value });
     assert.equal(r.patch, Buffer.from(JSON.stringify([{ op: 'add', path: '/b', value }])).toString('base64'));
   }
+});
+
+test('opsJson writes exactly JSON.stringify(ops), with remembered texts of deep-frozen values', () => {
+  const frozen = deepFreeze({ name: 's', image: 'x', env: [{ name: 'A', value: '1' }] });
+  const ops: PatchOp[] = [
+    { op: 'replace', path: '/spec/containers', value: [{ name: 'app' }, frozen, undefined, () => 1, null, [frozen]] },
+    { op: 'add', path: '/metadata/annotations/a~1b', value: 'q"\\\u2028ü😀' },
+    { op: 'remove', path: '/x' },
+    { op: 'add', path: '/y', value: frozen },
+    { op: 'replace', path: '', value: undefined },
+    { op: 'add', path: '/d', value: new Date(0) },
+    { op: 'add', path: '/n', value: [NaN, 1e21, -0] },
+  ];
+  assert.equal(opsJson(ops), JSON.stringify(ops));
+  assert.equal(opsJson(ops), JSON.stringify(ops), 'the same from the remembered texts');
+  assert.equal(opsJson([]), '[]');
 });

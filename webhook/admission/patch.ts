@@ -2,6 +2,7 @@
 // The diff is our own rather than fast-json-patch's compare: that one walks a grown array index by index (one op per
 // shifted element, each value deep-cloned), which cost more than the whole injection for pods with many sidecars.
 // The apiserver only applies the patch, so any patch yielding the mutated object is equivalent (spec/webhooks.md).
+import { jsonText } from '../../shared/domain/frozen-json.js';
 
 export interface PatchResult {
   /** base64 of the RFC 6902 op list; absent when nothing changed. */
@@ -65,9 +66,34 @@ function base64Utf8(text: string): string {
   return scratch.toString('base64', 0, scratch.write(text));
 }
 
+/** JSON of an op's value, exactly as JSON.stringify writes it inside the op list. */
+function valueJson(v: unknown): string | undefined {
+  // Injected sidecars and volumes are deep-frozen and shared across reviews (shared/domain/frozen-json.ts): their
+  // text is remembered, so an array holding them (a replaced containers or volumes list) is joined element by element
+  // and only the pod's own elements are serialised again.
+  if (Array.isArray(v) && typeof (v as { toJSON?: unknown }).toJSON !== 'function') {
+    let out = '[';
+    for (let i = 0; i < v.length; i++) out += `${i ? ',' : ''}${jsonText(v[i]) ?? 'null'}`;
+    return `${out}]`;
+  }
+  return jsonText(v);
+}
+
+/** JSON.stringify(ops), with op values through valueJson. */
+export function opsJson(ops: readonly PatchOp[]): string {
+  let out = '[';
+  for (let i = 0; i < ops.length; i++) {
+    const op = ops[i]!;
+    // A value JSON cannot write (undefined: a whole document replaced by nothing) drops the member, as in JSON.stringify.
+    const value = op.op === 'remove' ? undefined : valueJson(op.value);
+    out += `${i ? ',' : ''}{"op":"${op.op}","path":${JSON.stringify(op.path)}${value === undefined ? '' : `,"value":${value}`}}`;
+  }
+  return `${out}]`;
+}
+
 /** Diffs `mutated` against the request's own JSON. Never mutates either argument. */
 export function diffToPatch(original: unknown, mutated: unknown): PatchResult {
   const ops = diffOps(original, mutated);
   if (ops.length === 0) return { ops: 0 };
-  return { patch: base64Utf8(JSON.stringify(ops)), ops: ops.length };
+  return { patch: base64Utf8(opsJson(ops)), ops: ops.length };
 }

@@ -1,20 +1,29 @@
 // Per-SidecarSet construction of the containers, volumes, secrets and annotations to inject (spec/webhooks.md §2.5).
-// Nothing is deep-copied: a built container is a new top-level object whose fields that change (env, volumeMounts) are
-// new arrays, and everything else (resources, probes, volumes, the env and mount entries themselves) is shared with the
-// SidecarSet or the pod. No step writes below a container's own fields, so sharing is safe and saves a deep copy of
-// every injected container per review; the result is read-only, like the SidecarSets it comes from.
+// Nothing is deep-copied per pod: a built container is a new top-level object whose fields that change (env,
+// volumeMounts) are new arrays, and everything else (resources, probes, volumes, the env and mount entries themselves)
+// is shared with the pod or with a frozen copy of the SidecarSet made once per generation; a whole injected container is
+// reused across pods that lend it the same envs and mounts (injected-forms.ts). No step writes below a container's own
+// fields, so sharing is safe and saves a deep copy of every injected container per review; the result is read-only,
+// like the SidecarSets it comes from.
 import type { Container, LocalObjectReference, Pod, Volume } from '../../api/meta.js';
 import type { SidecarContainer, SidecarSet } from '../../api/sidecarset.js';
 import {
   SidecarEnvIsInjected,
   SidecarSetHashAnnotation,
   SidecarSetHashWithoutImageAnnotation,
-  SidecarSetListAnnotation,
   SidecarSetWorkingHotUpgradeContainer,
 } from '../../api/sidecarset.js';
-import { byteOrder, formatTimestamp, formatUpgradeSpecMap, parseStringMap, parseUpgradeSpecMap, withTail, type UpgradeSpec } from './annotations.js';
+import { byteOrder, formatTimestamp, parseStringMap, withTail } from './annotations.js';
 import { hotUpgradePair, isHotUpgrade } from './hot-upgrade.js';
+import { deepFreeze } from '../frozen-json.js';
+import { cloneJson } from './clone.js';
+import { hashAnnotations, type SetEntries } from './hash-annotations.js';
+import { InjectedForms } from './injected-forms.js';
 import { mergeDevices, mergeEnvs, mergeMounts, sharedDevices, sharedMountsAndEnvs, transferEnvs } from './share.js';
+
+type EnvVar = NonNullable<Container['env']>[number];
+type VolumeMount = NonNullable<Container['volumeMounts']>[number];
+type VolumeDevice = NonNullable<Container['volumeDevices']>[number];
 
 export interface BuiltSidecars {
   initContainers: SidecarContainer[];
@@ -29,20 +38,25 @@ export interface BuiltSidecars {
 const isNativeSidecar = (c: Container) => c.restartPolicy === 'Always';
 
 /** What a SidecarSet contributes whatever the pod: volumes by name and, if it injects anything, its hash entries. */
-interface SetFacts {
+interface SetFacts extends SetEntries {
   resourceVersion: string | undefined;
+  /** Kept per SidecarSet generation (the same object until the SidecarSet changes). */
+  cached: boolean;
   volumesByName: Map<string, Volume>;
-  /** Both entries with updateTimestamp null and the rest pre-rendered (withTail); undefined when nothing is injected. */
-  entries?: { hash: UpgradeSpec; hashWithoutImage: UpgradeSpec };
+  /** By the SidecarSet's own container object; only for cached facts (a resourceVersion pins the object's content). */
+  forms?: Map<SidecarContainer, InjectedForms>;
 }
 
-function setFacts(set: SidecarSet): SetFacts {
+function setFacts(set: SidecarSet, cached: boolean): SetFacts {
   const name = set.metadata?.name ?? '';
   const spec = set.spec ?? {};
-  const facts: SetFacts = { resourceVersion: set.metadata?.resourceVersion, volumesByName: new Map((spec.volumes ?? []).map((v) => [v.name, v])) };
+  // Cached facts hand out frozen copies, which every pod shares and whose JSON the patch encoder remembers.
+  const volumesByName = new Map((spec.volumes ?? []).map((v) => [v.name, cached ? deepFreeze(cloneJson(v)) : v]));
+  const facts: SetFacts = { name, resourceVersion: set.metadata?.resourceVersion, cached, volumesByName };
   const inits = spec.initContainers ?? [];
   const containers = spec.containers ?? [];
   if (inits.length === 0 && containers.length === 0) return facts;
+  if (cached) facts.forms = new Map([...inits, ...containers].map((c) => [c, new InjectedForms(c, volumesByName)]));
   // Native-sidecar init containers and every container, de-duplicated and sorted (upstream's sidecarList).
   const list = [...new Set([...inits.filter(isNativeSidecar), ...containers].map((c) => c.name))].sort(byteOrder);
   const setAnnotations = set.metadata?.annotations ?? {};
@@ -65,53 +79,112 @@ const factsCache = new WeakMap<SidecarSet, SetFacts>();
 
 function factsOf(set: SidecarSet): SetFacts {
   const rv = set.metadata?.resourceVersion;
-  if (!rv) return setFacts(set);
+  if (!rv) return setFacts(set, false);
   let f = factsCache.get(set);
-  if (!f || f.resourceVersion !== rv) factsCache.set(set, (f = setFacts(set)));
+  if (!f || f.resourceVersion !== rv) factsCache.set(set, (f = setFacts(set, true)));
   return f;
 }
 
-/** Mounts, IS_INJECTED and transferred envs on a copy of `source`; queues the SidecarSet volumes its own mounts use. */
-function decorate(source: SidecarContainer, pod: Pod, volumesByName: Map<string, Volume>, volumes: Volume[]): SidecarContainer {
+/** The pod's env vars by `<container>/<name>` (last one wins), built on first use: only transferEnv needs them. */
+function envIndex(pod: Pod): () => Map<string, EnvVar> {
+  let index: Map<string, EnvVar> | undefined;
+  return () => {
+    if (index) return index;
+    index = new Map();
+    for (const c of pod.spec?.containers ?? []) for (const e of c.env ?? []) index.set(`${c.name}/${e.name}`, e);
+    return index;
+  };
+}
+
+interface Taken {
+  /** Envs to append: transferred ones, then those the shared mounts' subPathExpr use. */
+  envs: EnvVar[];
+  mounts: VolumeMount[];
+  devices: VolumeDevice[];
+}
+
+const NOTHING_SHARED = { mounts: [], envs: [], key: '' };
+const NO_DEVICES = { devices: [] as VolumeDevice[], key: '' };
+
+/** A copy of `source` with the shared mounts, IS_INJECTED and the taken envs (new arrays; nothing below is written). */
+function decorate(source: SidecarContainer, taken: Taken): SidecarContainer {
   const c = { ...source };
-  const shared = sharedMountsAndEnvs(c, pod);
-  const extraEnvs = mergeEnvs(transferEnvs(c, pod), shared.envs);
-  // v1.8 dereferences the volume unchecked (validation guarantees it); skipping a missing one, and taking the volumes of
-  // volumeDevices too (validation requires them as for mounts), is HEAD's behaviour.
-  for (const m of [...(c.volumeMounts ?? []), ...(c.volumeDevices ?? [])]) {
-    const v = volumesByName.get(m.name);
-    if (v) volumes.push(v);
-  }
-  const mounts = mergeMounts(c, shared.mounts);
+  const mounts = mergeMounts(c, taken.mounts);
   if (mounts.length > 0) c.volumeMounts = mounts;
-  c.env = mergeEnvs([...(c.env ?? []), { name: SidecarEnvIsInjected, value: 'true' }], extraEnvs);
+  c.env = mergeEnvs([...(c.env ?? []), { name: SidecarEnvIsInjected, value: 'true' }], taken.envs);
   // After the mounts are merged: a shared device may not take a path a (shared) mount now uses.
-  const devices = mergeDevices(c, sharedDevices(c, pod));
+  const devices = mergeDevices(c, taken.devices);
   if (devices.length > 0) c.volumeDevices = devices;
   return c;
 }
 
 /**
  * Builds everything the matched SidecarSets (in order, revisions already chosen) inject into a pod being created.
- * Existing hash annotations are parsed first (refused if garbage) and entries of other SidecarSets preserved.
+ * Existing hash annotations are parsed (refused if garbage) and entries of other SidecarSets preserved.
  */
 export function buildSidecars(sets: SidecarSet[], pod: Pod, now: Date, podRef: string): BuiltSidecars {
   const annotations = pod.metadata?.annotations ?? {};
-  const hash = parseUpgradeSpecMap(annotations[SidecarSetHashAnnotation], SidecarSetHashAnnotation, podRef);
-  const hashWithoutImage = parseUpgradeSpecMap(annotations[SidecarSetHashWithoutImageAnnotation], SidecarSetHashWithoutImageAnnotation, podRef);
   const workInfo = parseStringMap(annotations[SidecarSetWorkingHotUpgradeContainer]);
-  const names = new Set(annotations[SidecarSetListAnnotation] ? annotations[SidecarSetListAnnotation].split(',') : []);
   const out: BuiltSidecars = { initContainers: [], containers: [], volumes: [], imagePullSecrets: [], annotations: {} };
-  const timestamp = formatTimestamp(now);
+  const envs = envIndex(pod);
+  // The JSON of the pod's env vars taken by sidecars, once per review: one is often taken by many.
+  const texts = new Map<unknown, string>();
+  const text = (item: unknown) => {
+    let t = texts.get(item);
+    if (t === undefined) texts.set(item, (t = JSON.stringify(item) ?? 'null'));
+    return t;
+  };
+  // What shareVolumePolicy takes depends on the pod alone: gathered (and keyed) once for every sidecar that shares.
+  let podShared: { mounts: VolumeMount[]; envs: EnvVar[]; key: string } | undefined;
+  const sharedWith = (sidecar: SidecarContainer) => {
+    if (sidecar.shareVolumePolicy?.type !== 'enabled') return NOTHING_SHARED;
+    if (podShared) return podShared;
+    const { mounts, envs } = sharedMountsAndEnvs(sidecar, pod);
+    return (podShared = { mounts, envs, key: `${envs.map(text).join(',')}|${mounts.map(text).join(',')}` });
+  };
+  // shareVolumeDevicePolicy likewise takes the app containers' devices, the same for every sidecar that shares them.
+  let podDevices: { devices: VolumeDevice[]; key: string } | undefined;
+  const devicesWith = (sidecar: SidecarContainer) => {
+    if (sidecar.shareVolumeDevicePolicy?.type !== 'enabled') return NO_DEVICES;
+    if (podDevices) return podDevices;
+    const devices = sharedDevices(sidecar, pod);
+    return (podDevices = { devices, key: devices.map(text).join(',') });
+  };
+  const taken = (transferred: EnvVar[], shared: { mounts: VolumeMount[]; envs: EnvVar[] }, devices: { devices: VolumeDevice[] }): Taken =>
+    ({ envs: mergeEnvs(transferred, shared.envs), mounts: shared.mounts, devices: devices.devices });
 
+  /** A decorated sidecar; queues the SidecarSet volumes its own mounts use. */
+  const build = (original: SidecarContainer, facts: SetFacts): SidecarContainer => {
+    const forms = facts.forms?.get(original);
+    const source = forms?.source ?? original;
+    const transferred = transferEnvs(source, pod, envs);
+    const shared = sharedWith(source);
+    const devices = devicesWith(source);
+    if (!forms) {
+      // v1.8 dereferences the volume unchecked (validation guarantees it); skipping a missing one, and taking the
+      // volumes of volumeDevices too (validation requires them as for mounts), is HEAD's behaviour.
+      for (const m of [...(original.volumeMounts ?? []), ...(original.volumeDevices ?? [])]) {
+        const v = facts.volumesByName.get(m.name);
+        if (v) out.volumes.push(v);
+      }
+      return decorate(original, taken(transferred, shared, devices));
+    }
+    out.volumes.push(...forms.volumes);
+    if (!forms.remembering) return decorate(source, taken(transferred, shared, devices));
+    // The injected form is a function of these texts alone (what decorate appends, and in which order).
+    const key = transferred.length === 0 && shared === NOTHING_SHARED && devices === NO_DEVICES ? ''
+      : `${transferred.map(text).join(',')}|${shared.key}|${devices.key}`;
+    return forms.lookup(key) ?? forms.remember(key, decorate(source, cloneJson(taken(transferred, shared, devices))));
+  };
+
+  const injecting: SetFacts[] = [];
   for (const set of sets) {
-    const name = set.metadata?.name ?? '';
     const spec = set.spec ?? {};
-    names.add(name);
-    const { volumesByName, entries } = factsOf(set);
+    const facts = factsOf(set);
+    injecting.push(facts);
 
     for (const init of spec.initContainers ?? []) {
-      const c = decorate(init, pod, volumesByName, out.volumes);
+      const c = build(init, facts);
       if (isNativeSidecar(init) && isHotUpgrade(init)) {
         const pair = hotUpgradePair(c, workInfo);
         out.initContainers.push(...pair.containers);
@@ -121,22 +194,15 @@ export function buildSidecars(sets: SidecarSet[], pod: Pod, now: Date, podRef: s
     out.imagePullSecrets.push(...(spec.imagePullSecrets ?? []));
 
     for (const sidecar of spec.containers ?? []) {
-      const c = decorate(sidecar, pod, volumesByName, out.volumes);
+      const c = build(sidecar, facts);
       if (isHotUpgrade(sidecar)) {
         const pair = hotUpgradePair(c, workInfo);
         out.containers.push(...pair.containers);
         Object.assign(out.annotations, pair.annotations);
       } else out.containers.push(c);
     }
-
-    if (entries) {
-      hash.set(name, { ...entries.hash, updateTimestamp: timestamp });
-      hashWithoutImage.set(name, { ...entries.hashWithoutImage, updateTimestamp: timestamp });
-    }
   }
 
-  out.annotations[SidecarSetHashAnnotation] = formatUpgradeSpecMap(hash);
-  out.annotations[SidecarSetHashWithoutImageAnnotation] = formatUpgradeSpecMap(hashWithoutImage);
-  out.annotations[SidecarSetListAnnotation] = [...names].sort(byteOrder).join(',');
+  Object.assign(out.annotations, hashAnnotations(injecting, annotations, formatTimestamp(now), podRef, injecting.every((f) => f.cached)));
   return out;
 }

@@ -1,12 +1,24 @@
 // Merging built sidecars into the pod spec (spec/webhooks.md §2.6). All functions return new arrays.
 import type { Container, LocalObjectReference } from '../../api/meta.js';
 import type { SidecarContainer } from '../../api/sidecarset.js';
+import { deepFreeze, isFrozenJson } from '../frozen-json.js';
 import { byteOrder } from './annotations.js';
 
 /** kruise's extension fields, dropped from what goes into the pod (the injected object is the corev1.Container part). */
 const EXTENSION_FIELDS = new Set(['podInjectPolicy', 'upgradeStrategy', 'shareVolumePolicy', 'shareVolumeDevicePolicy', 'transferEnv', 'resourcesPolicy']);
 
+// A deep-frozen sidecar (injected-forms.ts) cannot change, so neither can its pod form: made once, frozen, shared.
+const podForms = new WeakMap<SidecarContainer, Container>();
+
 export function toContainer(s: SidecarContainer): Container {
+  const known = podForms.get(s);
+  if (known) return known;
+  const c = podForm(s);
+  if (isFrozenJson(s)) podForms.set(s, deepFreeze(c));
+  return c;
+}
+
+function podForm(s: SidecarContainer): Container {
   // Copied field by field rather than spread-then-delete: `delete` turns the object into a dictionary, which every
   // later property read and the patch's JSON.stringify then pay for.
   const c: Record<string, unknown> = {};

@@ -73,12 +73,14 @@ export function containerNameFromFieldPath(fieldPath: string, pod: Pod): string 
   return undefined;
 }
 
-/** Envs copied from app containers per `transferEnv` (names of one entry taken in sorted order; missing ones skipped). */
-export function transferEnvs(sidecar: SidecarContainer, pod: Pod): EnvVar[] {
+/**
+ * Envs copied from app containers per `transferEnv` (names of one entry taken in sorted order; missing ones skipped).
+ * `envIndex` gives the pod's env vars by `<container>/<name>`, the last one winning.
+ */
+export function transferEnvs(sidecar: SidecarContainer, pod: Pod, envIndex: () => Map<string, EnvVar>): EnvVar[] {
   const out: EnvVar[] = [];
   if (!sidecar.transferEnv?.length) return out;
-  const byKey = new Map<string, EnvVar>();
-  for (const c of pod.spec?.containers ?? []) for (const e of c.env ?? []) byKey.set(`${c.name}/${e.name}`, e);
+  const byKey = envIndex();
   for (const t of sidecar.transferEnv) {
     const source = sourceContainer(t, pod);
     if (source === undefined) continue;

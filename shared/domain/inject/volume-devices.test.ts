@@ -72,14 +72,23 @@ const cases = [
     volumes: ['volume-a', 'volume-b', 'volume-staragent', 'origin-pvc-1', 'origin-pvc-share', 'volume-3', 'volume-4', 'disk0'],
   },
 ];
+// Informer objects carry a resourceVersion, which takes the per-generation cached path (generations.test.ts): both
+// paths must inject the same devices and volumes, and the cached one twice in a row.
+let rv = 1;
+const asStored = (set: SidecarSet): SidecarSet => ({ ...set, metadata: { ...set.metadata, resourceVersion: String(rv++) } });
 for (const tc of cases) {
-  test(`${tc.name} (TestPodVolumeDevicesAppend)`, () => {
-    const out = injectSidecars(podWithStaragent(), makeCtx([staragentSet(tc.share)]));
-    assert.deepEqual(out.spec!.initContainers![0]!.volumeDevices, tc.initDevices);
-    assert.deepEqual(out.spec!.containers[1]!.name, 'dns-f');
-    assert.deepEqual(out.spec!.containers[1]!.volumeDevices, tc.devices);
-    assert.deepEqual(out.spec!.volumes, tc.volumes.map((name) => ({ name })));
-  });
+  for (const [path, sets] of [['uncached', () => [staragentSet(tc.share)]], ['cached', () => { const s = asStored(staragentSet(tc.share)); return [s]; }]] as const) {
+    test(`${tc.name} (TestPodVolumeDevicesAppend), ${path}`, () => {
+      const ctx = makeCtx(sets());
+      for (let i = 0; i < 2; i++) {
+        const out = injectSidecars(podWithStaragent(), ctx);
+        assert.deepEqual(out.spec!.initContainers![0]!.volumeDevices, tc.initDevices);
+        assert.deepEqual(out.spec!.containers[1]!.name, 'dns-f');
+        assert.deepEqual(out.spec!.containers[1]!.volumeDevices, tc.devices);
+        assert.deepEqual(out.spec!.volumes, tc.volumes.map((name) => ({ name })));
+      }
+    });
+  }
 }
 
 test('a shared device is not added on a path the sidecar already mounts (util.MergeVolumeDevices)', () => {
