@@ -56,11 +56,16 @@ export class SidecarSets {
 
   /** Waits for status to reach `want` for the SidecarSet's current generation. */
   status(name: string, want: Partial<Record<'matchedPods' | 'updatedPods' | 'readyPods' | 'updatedReadyPods', number>>, timeoutMs = 90_000): Promise<SidecarSet> {
+    let seen = 'never read';
     return waitUntil(`${name} status ${JSON.stringify(want)}`, async () => {
       const s = await this.get(name);
       const st = (s.status ?? {}) as unknown as Record<string, number>;
+      seen = `generation ${s.metadata?.generation}, status ${JSON.stringify(s.status ?? {})}`;
       return s.status?.observedGeneration === s.metadata?.generation && Object.entries(want).every(([k, v]) => st[k] === v) && s;
-    }, timeoutMs);
+    }, timeoutMs).catch((err: Error) => {
+      // What the status was at the deadline tells a stalled controller from pods that never became ready.
+      throw new Error(`${err.message}; last seen: ${seen}`);
+    });
   }
 
   async delete(...names: string[]): Promise<void> {
