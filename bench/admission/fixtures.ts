@@ -42,7 +42,14 @@ export function sidecarSets(total = 100, matching = 10): SidecarSet[] {
   });
 }
 
+/**
+ * The ServiceAccount admission plugin, which runs before any webhook, adds a token volume with a random 5-character
+ * suffix: no two real pods share it, and sidecars with shareVolumePolicy mount it under that per-pod name.
+ */
+const tokenVolume = (index: number) => `kube-api-access-${(index * 7_919 + 12_345).toString(36).padStart(5, 'x').slice(-5)}`;
+
 export function pod(index: number): Pod {
+  const token = tokenVolume(index);
   return {
     apiVersion: 'v1',
     kind: 'Pod',
@@ -62,7 +69,7 @@ export function pod(index: number): Pod {
           env: [{ name: 'TZ', value: 'UTC' }, { name: 'MODE', value: 'prod' }],
           resources: { requests: { cpu: '250m', memory: '256Mi' }, limits: { cpu: '1', memory: '512Mi' } },
           readinessProbe: { httpGet: { path: '/ready', port: 8080, scheme: 'HTTP' }, periodSeconds: 5, timeoutSeconds: 1, successThreshold: 1, failureThreshold: 3 },
-          volumeMounts: [{ name: 'data', mountPath: '/data' }, { name: 'kube-api-access-abcde', mountPath: '/var/run/secrets/kubernetes.io/serviceaccount', readOnly: true }],
+          volumeMounts: [{ name: 'data', mountPath: '/data' }, { name: token, mountPath: '/var/run/secrets/kubernetes.io/serviceaccount', readOnly: true }],
           terminationMessagePath: '/dev/termination-log',
           terminationMessagePolicy: 'File',
           imagePullPolicy: 'IfNotPresent',
@@ -71,7 +78,7 @@ export function pod(index: number): Pod {
       ],
       volumes: [
         { name: 'data', emptyDir: {} },
-        { name: 'kube-api-access-abcde', projected: { defaultMode: 420, sources: [{ serviceAccountToken: { expirationSeconds: 3607, path: 'token' } }] } },
+        { name: token, projected: { defaultMode: 420, sources: [{ serviceAccountToken: { expirationSeconds: 3607, path: 'token' } }] } },
       ],
       restartPolicy: 'Always',
       terminationGracePeriodSeconds: 30,
