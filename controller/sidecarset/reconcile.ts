@@ -116,6 +116,7 @@ export function sidecarSetReconciler(deps: ReconcileDeps): ReconcileFn {
 
   const upgrade = async (set: SidecarSet, pods: readonly Pod[], log: Logger) => {
     const plan = planUpgrade(set, pods);
+    log.debug({ matched: pods.length, upgrade: plan.upgrade.length, notUpgradable: plan.notUpgradable.length }, 'update plan');
     await forEachLimit(plan.notUpgradable, POD_WRITE_CONCURRENCY, (pod) => markUpgradable(set, pod, false));
     if (plan.notUpgradable.length > 0) {
       deps.events.event(asSidecarSet(set), 'Normal', 'NotUpgradablePods',
@@ -166,6 +167,7 @@ export function sidecarSetReconciler(deps: ReconcileDeps): ReconcileFn {
     if (hasHotUpgradeContainers(set)) await flip(set, pods);
 
     const strategy = set.spec?.updateStrategy ?? {};
+    log.debug({ status }, 'status');
     if (strategy.type === 'NotUpdate' || status.updatedPods >= status.matchedPods || strategy.paused) return;
     await upgrade(set, pods, log);
   };
