@@ -21,12 +21,23 @@ export async function waitUntil<T>(what: string, f: () => Promise<T | undefined 
 export class SidecarSets {
   constructor(private readonly rest: KubeRest, private readonly namespace: string, private readonly node: string) {}
 
-  /** A SidecarSet injecting container `sidecar` (image `image`) into pods labelled app=`app`. */
-  create(name: string, app: string, image: string, updateStrategy: SidecarSetUpdateStrategy = {}, extra: Record<string, unknown> = {}): Promise<SidecarSet> {
-    return this.rest.create<SidecarSet>(resources.sidecarSets, {
+  /**
+   * A SidecarSet injecting container `sidecar` (image `image`) into pods labelled app=`app`. Resolves once the webhook
+   * injects it: the webhook reads SidecarSets from its informer, so a pod created right after the SidecarSet can be
+   * admitted before the cache has it and go without the sidecar (OpenKruise's webhook has the same window).
+   */
+  async create(name: string, app: string, image: string, updateStrategy: SidecarSetUpdateStrategy = {}, extra: Record<string, unknown> = {}): Promise<SidecarSet> {
+    const set = await this.rest.create<SidecarSet>(resources.sidecarSets, {
       apiVersion: 'apps.kruise.io/v1alpha1', kind: 'SidecarSet', metadata: { name },
       spec: { selector: { matchLabels: { app } }, containers: [{ name: 'sidecar', image, command: ['sleep', '1d'] }], updateStrategy, ...extra },
     });
+    const probe = JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: `${name}-webhook-probe`, namespace: this.namespace, labels: { app } },
+      spec: { containers: [{ name: 'app', image: 'nginx:1.7.9' }] } });
+    await waitUntil(`the webhook injects SidecarSet ${name}`, async () => {
+      const r = kubectl(['create', '--dry-run=server', '-o', 'json', '-f', '-'], probe);
+      return r.code === 0 && (JSON.parse(r.stdout) as Pod).spec?.containers?.some((c) => c.name === 'sidecar' && c.image === image);
+    }, 30_000);
+    return set;
   }
 
   get(name: string): Promise<SidecarSet> {
