@@ -13,7 +13,7 @@ import { load, loadAll } from 'js-yaml';
 import { connectCri } from '../daemon/cri/grpc-runtime.js';
 import { REAL_NODE_LABEL, REAL_NODE_TAINT } from './harness/node/index.js';
 import { podLogsOnNode } from './harness/node/diagnostics.js';
-import { eventually, getJson, kubectl, kubectlOk, stack } from './harness/kube.js';
+import { eventually, getJson, kubectl, kubectlOk, stack, untilInjected } from './harness/kube.js';
 import { upstreamHash } from './harness/rd-hash.js';
 
 interface ContainerStatus { name: string; ready: boolean; image: string; imageID: string; containerID?: string; restartCount: number; state: { running?: object } }
@@ -94,9 +94,10 @@ async function testPod(): Promise<Pod> {
 }
 
 describe('seed replay on the real node', { skip, timeout: 1_800_000 }, () => {
-  before(() => {
+  before(async () => {
     kubectlOk(['apply', '-f', examplePath('01-sidecarset-demo.yaml')]);
     kubectlOk(['create', 'namespace', NS]);
+    await untilInjected(NS, { app: 'nginx' }, 'sidecar1', 'busybox');
   });
   after(() => {
     kubectl(['delete', 'namespace', NS, '--wait=false']);

@@ -12,7 +12,7 @@ import { after, before, describe, it } from 'node:test';
 import { load } from 'js-yaml';
 import { REAL_NODE_LABEL, REAL_NODE_TAINT } from './harness/node/index.js';
 import { podLogsOnNode } from './harness/node/diagnostics.js';
-import { eventually, getJson, kubectl, kubectlOk, serves, stack } from './harness/kube.js';
+import { eventually, getJson, kubectl, kubectlOk, serves, stack, untilInjected } from './harness/kube.js';
 import { waitFor } from './harness/runtime/process.js';
 
 interface ContainerStatus { name: string; ready: boolean; image: string; state: { running?: object } }
@@ -39,9 +39,10 @@ const allRunning = (p: Pod) => p.status.phase === 'Running' && (p.status.contain
 describe('the real node', { skip, timeout: 300_000 }, () => {
   const name = node?.name ?? '';
 
-  before(() => {
+  before(async () => {
     kubectlOk(['apply', '-f', join(import.meta.dirname, 'cluster/examples/01-sidecarset-demo.yaml')]);
     kubectlOk(['create', 'namespace', NS]);
+    await untilInjected(NS, { app: 'nginx' }, 'sidecar1', 'busybox');
   });
   after(() => {
     kubectl(['delete', 'namespace', NS, '--wait=false']);

@@ -10,7 +10,7 @@ import type { V1ControllerRevision, CoreV1Event } from '@kubernetes/client-node'
 import { loadAll } from 'js-yaml';
 import type { Pod } from '../shared/api/meta.js';
 import { resources } from '../shared/kube/resources.js';
-import { kubectl, kubectlOk, stack } from './harness/kube.js';
+import { kubectl, kubectlOk, stack, untilInjected } from './harness/kube.js';
 import { ensureStandinNode } from './harness/kubelet-standin.js';
 import { sidecarImage, SidecarSets, waitUntil } from './harness/sidecarset-fixtures.js';
 import { keepNodeReady, StandinKubelet, testRest, unavailable } from './harness/standin-kubelet-loop.js';
@@ -45,6 +45,7 @@ describe('SidecarSet controller', { skip: typeof s === 'string' ? s : false, tim
   it('seed demo: status counts 4/4/4 for 02-test-pod and the 05 Deployment on kwok, a revision in kruise-system, garbage-collected with the SidecarSet', async () => {
     kubectlOk(['apply', '-f', ex('01-sidecarset-demo.yaml')]);
     try {
+      await untilInjected('default', { app: 'nginx' }, 'sidecar1', 'busybox');
       kubectlOk(['apply', '-f', ex('02-test-pod.yaml')]);
       kubectlOk(['apply', '-f', ex('05-nginx-deployment.yaml')]);
       const set = await sets.status('scs-demo', { matchedPods: 4, updatedPods: 4, readyPods: 4, updatedReadyPods: 4 }, 120_000);
@@ -144,10 +145,13 @@ describe('SidecarSet controller', { skip: typeof s === 'string' ? s : false, tim
 
   it('canary: example 06 upgrades its selected pod; updateStrategy.selector limits an upgrade to canary pods', async () => {
     // Example 06 verbatim (the pod bound to the stand-in node).
+    let sidecar: { name: string; image: string } | undefined;
     for (const item of yamlDocs(ex('06-canary-sidecarset.yaml'))) {
+      if (item.kind === 'SidecarSet') sidecar = (item.spec as { containers: { name: string; image: string }[] }).containers[0];
       if (item.kind === 'Pod') {
         (item.metadata as Record<string, unknown>).namespace = ns;
         (item.spec as Record<string, unknown>).nodeName = node;
+        if (sidecar) await untilInjected(ns, (item.metadata as { labels: Record<string, string> }).labels, sidecar.name, sidecar.image);
       }
       kubectlOk(['create', '-f', '-'], JSON.stringify(item));
     }
@@ -220,6 +224,7 @@ describe('SidecarSet controller', { skip: typeof s === 'string' ? s : false, tim
 
       // The webhook finds revision 1 by its custom version and injects its image into a new pod.
       await sets.patch('hist', { spec: { injectionStrategy: { revision: { customVersion: 'v1' } } } });
+      await sets.injects({ app: 'hist' }, 'sidecar', 'busybox:1.35.0');
       const [pod] = await sets.pods('hist', 1, { app: 'hist' });
       assert.equal(sidecarImage(pod!), 'busybox:1.35.0');
       assert.equal((JSON.parse(pod!.metadata!.annotations!['kruise.io/sidecarset-hash']!) as Record<string, { controllerRevision: string }>).hist!.controllerRevision, r1.metadata!.name);
@@ -240,6 +245,7 @@ describe('SidecarSet controller', { skip: typeof s === 'string' ? s : false, tim
   it('hot upgrade (example 07): the standby slot gets the new image, then the old slot is reset to the empty image with ResetContainerSucceed', async () => {
     kubectlOk(['create', '-f', '-'], JSON.stringify(yamlDocs(ex('07-hotupgrade.yaml')).find((i) => i.kind === 'SidecarSet')));
     try {
+      await sets.injects({ app: 'hotupgrade' }, 'sidecar-1', 'openkruise/hotupgrade-sample:sidecarv1');
       await sets.pods('hot', 1, { app: 'hotupgrade' });
       const k = kubelet();
       const hotPod = async () => (await k.pods()).find((p) => p.metadata?.name === 'hot-0')!;

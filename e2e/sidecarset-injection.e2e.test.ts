@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { eventually, getJson, kubectl, kubectlOk, serves, stack } from './harness/kube.js';
+import { eventually, getJson, kubectl, kubectlOk, serves, stack, untilInjected } from './harness/kube.js';
 
 interface Container { name: string; env?: { name: string; value?: string }[]; volumeMounts?: { name: string }[] }
 interface Pod { metadata: { name: string; annotations?: Record<string, string> }; spec: { containers: Container[]; volumes?: { name: string }[]; nodeName?: string } }
@@ -14,8 +14,9 @@ const examples = join(import.meta.dirname, 'cluster/examples');
 const ex = (f: string) => join(examples, f);
 
 describe('SidecarSet injection', { skip: typeof s === 'string' ? s : false }, () => {
-  before(() => {
+  before(async () => {
     kubectlOk(['apply', '-f', ex('01-sidecarset-demo.yaml')]);
+    await untilInjected('default', { app: 'nginx' }, 'sidecar1', 'busybox');
   });
   after(() => {
     kubectl(['delete', '-f', ex('05-nginx-deployment.yaml'), '--ignore-not-found', '--wait=false']);

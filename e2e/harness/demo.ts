@@ -53,6 +53,9 @@ export async function runDemo(o: DemoOptions): Promise<void> {
   show('kubectl get nodes -o wide');
   show(`kubectl apply -f ${ex('01-sidecarset-demo.yaml')}`);
   show('kubectl get sidecarset');
+  // The webhook reads SidecarSets from its informer: a pod sent in the moment after the SidecarSet could miss it.
+  const probe = `kubectl run webhook-probe --image=nginx --labels=app=nginx --dry-run=server -o jsonpath='{.spec.containers[*].name}'`;
+  await waitFor('the webhook to inject scs-demo', () => (spawnSync('bash', ['-c', probe], { encoding: 'utf8', env, timeout: 30_000 }).stdout ?? '').includes('sidecar1'), 30_000);
 
   show(applyPinned(ex('02-test-pod.yaml'), pin?.pod));
   show('kubectl wait --for=condition=Ready pod/test-pod --timeout=180s');

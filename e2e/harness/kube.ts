@@ -42,6 +42,21 @@ export async function eventually<T>(what: string, f: () => T | undefined | false
   }
 }
 
+/**
+ * Resolves once a pod labelled `labels` in `namespace` would be created with `container` at `image`: a server-side dry
+ * run through the injecting webhook. The webhook reads SidecarSets from its informer, so a pod created right after a
+ * SidecarSet can be admitted before the cache has it and go without the sidecar (OpenKruise's webhook has the same
+ * window); tests that create pods right after a SidecarSet wait here first.
+ */
+export function untilInjected(namespace: string, labels: Record<string, string>, container: string, image: string, timeoutMs = 30_000): Promise<true> {
+  const probe = JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'webhook-probe', namespace, labels },
+    spec: { containers: [{ name: 'app', image: 'nginx:1.7.9' }] } });
+  return eventually(`the webhook injects ${container}=${image} into pods labelled ${JSON.stringify(labels)}`, () => {
+    const r = kubectl(['create', '--dry-run=server', '-o', 'json', '-f', '-'], probe);
+    return r.code === 0 && (JSON.parse(r.stdout) as { spec?: { containers?: { name: string; image?: string }[] } }).spec?.containers?.some((c) => c.name === container && c.image === image) === true;
+  }, timeoutMs);
+}
+
 /** True when the running manager serves `path` (a route still being written answers 404). */
 export async function serves(s: StackState, path: string): Promise<boolean> {
   if (!s.manager) return false;

@@ -4,7 +4,7 @@ import type { Pod } from '../../shared/api/meta.js';
 import type { SidecarSet, SidecarSetUpdateStrategy } from '../../shared/api/sidecarset.js';
 import { resources } from '../../shared/kube/resources.js';
 import type { KubeRest } from '../../shared/kube/rest.js';
-import { kubectl } from './kube.js';
+import { kubectl, untilInjected } from './kube.js';
 
 export const sidecarImage = (pod: Pod, name = 'sidecar') => pod.spec?.containers?.find((c) => c.name === name)?.image;
 
@@ -31,13 +31,13 @@ export class SidecarSets {
       apiVersion: 'apps.kruise.io/v1alpha1', kind: 'SidecarSet', metadata: { name },
       spec: { selector: { matchLabels: { app } }, containers: [{ name: 'sidecar', image, command: ['sleep', '1d'] }], updateStrategy, ...extra },
     });
-    const probe = JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: `${name}-webhook-probe`, namespace: this.namespace, labels: { app } },
-      spec: { containers: [{ name: 'app', image: 'nginx:1.7.9' }] } });
-    await waitUntil(`the webhook injects SidecarSet ${name}`, async () => {
-      const r = kubectl(['create', '--dry-run=server', '-o', 'json', '-f', '-'], probe);
-      return r.code === 0 && (JSON.parse(r.stdout) as Pod).spec?.containers?.some((c) => c.name === 'sidecar' && c.image === image);
-    }, 30_000);
+    await this.injects({ app }, 'sidecar', image);
     return set;
+  }
+
+  /** Waits until a pod labelled `labels` in this namespace would be created with `container` at `image`. */
+  async injects(labels: Record<string, string>, container: string, image: string): Promise<void> {
+    await untilInjected(this.namespace, labels, container, image);
   }
 
   get(name: string): Promise<SidecarSet> {
