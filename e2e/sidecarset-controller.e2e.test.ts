@@ -143,6 +143,44 @@ describe('SidecarSet controller', { skip: typeof s === 'string' ? s : false, tim
     await sets.status('part', { updatedPods: 4, updatedReadyPods: 4 });
   });
 
+  it('example 04 (maxUnavailable 20%, partition 10, paused): nothing moves while paused; unpaused, 5 of 15 pods update, at most 3 at once', async () => {
+    // 04's updateStrategy and container verbatim; its selector (app=nginx) is narrowed to this test's pods, or it would
+    // overlap scs-demo (01) on sidecar1 and be refused, as upstream does.
+    const set = yamlDocs(ex('04-sidecarset-update-strategy.yaml'))[0] as { spec: { selector: unknown; containers: { name: string; image: string }[] } };
+    set.spec.selector = { matchLabels: { app: 'strategy' } };
+    kubectlOk(['create', '-f', '-'], JSON.stringify(set));
+    try {
+      await sets.injects({ app: 'strategy' }, 'sidecar1', 'busybox:1.35.0');
+      await sets.pods('strategy', 15, { app: 'strategy' });
+      const k = kubelet();
+      const mine = (pods: Pod[]) => ofApp(pods, 'strategy');
+      const updated = (pods: Pod[]) => mine(pods).filter((p) => sidecarImage(p, 'sidecar1') === 'busybox:1.36.0').length;
+      await k.until((pods) => mine(pods).length === 15 && unavailable(mine(pods)).length === 0, { what: 'pods started' });
+
+      await sets.setImage('sidecarset-strategy', 'busybox:1.36.0');
+      await sets.status('sidecarset-strategy', { matchedPods: 15, updatedPods: 0, readyPods: 15 });
+      await new Promise((r) => setTimeout(r, 2_000));
+      assert.equal(updated(await k.tick()), 0, 'paused: no pod updated');
+
+      // maxUnavailable 20% of 15 pods = 3 at once; partition 10 keeps ten pods back, so five update.
+      let peak = 0;
+      await sets.patch('sidecarset-strategy', { spec: { updateStrategy: { paused: false } } });
+      await k.until((pods) => updated(pods) === 5 && unavailable(mine(pods)).length === 0, {
+        what: 'five pods updated', check: (pods) => {
+          peak = Math.max(peak, unavailable(mine(pods)).length);
+          assert.ok(unavailable(mine(pods)).length <= 3, `maxUnavailable 20%: ${unavailable(mine(pods)).length} pods unavailable`);
+        },
+      });
+      await sets.status('sidecarset-strategy', { matchedPods: 15, updatedPods: 5, updatedReadyPods: 5, readyPods: 15 });
+      await new Promise((r) => setTimeout(r, 2_000));
+      assert.equal(updated(await k.tick()), 5, 'partition 10 keeps ten pods on busybox:1.35.0');
+      assert.ok(peak >= 1 && peak <= 3, `peak unavailable ${peak}`);
+    } finally {
+      await sets.delete('sidecarset-strategy');
+      sets.forceDeletePods(...Array.from({ length: 15 }, (_, i) => `strategy-${i}`));
+    }
+  });
+
   it('canary: example 06 upgrades its selected pod; updateStrategy.selector limits an upgrade to canary pods', async () => {
     // Example 06 verbatim (the pod bound to the stand-in node).
     let sidecar: { name: string; image: string } | undefined;
