@@ -1,12 +1,10 @@
-// Both lease adapters (client-node's CoordinationV1Api, and KubeRest) talking to a small HTTP stand-in for the API
-// server on 127.0.0.1, so request shapes (paths, MicroTime format) and status mapping are checked end to end.
+// The lease adapter over KubeRest talking to a small HTTP stand-in for the API server on 127.0.0.1, so request
+// shapes (paths, MicroTime format) and status mapping are checked end to end.
 import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { CoordinationV1Api, KubeConfig } from '@kubernetes/client-node';
 import { LeaseConflictError, type LeaseClient } from './leader-election.js';
-import { kubeLeaseClient } from './lease-client.js';
 import { restLeaseClient } from './rest-lease-client.js';
 import { makeRest } from './rest.js';
 
@@ -17,11 +15,6 @@ function status(code: number, reason: string) {
 }
 
 const clients: [string, (url: string) => LeaseClient][] = [
-  ['kubeLeaseClient', (url) => {
-    const kc = new KubeConfig();
-    kc.loadFromClusterAndUser({ name: 'fake', server: url, skipTLSVerify: true }, { name: 'u' });
-    return kubeLeaseClient(kc.makeApiClient(CoordinationV1Api));
-  }],
   ['restLeaseClient', (url) => restLeaseClient(makeRest({ server: url, tls: {}, authorization: () => undefined }))],
 ];
 
