@@ -27,16 +27,3 @@ export async function until(what: string, check: () => boolean | Promise<boolean
     await new Promise((r) => setTimeout(r, everyMs));
   }
 }
-
-/** Runs `fn` over `items` with at most `limit` in flight; rejects with the first error after all settled. */
-export async function pool<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<unknown>): Promise<void> {
-  let next = 0;
-  let firstError: unknown;
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) {
-      const item = items[next++]!;
-      try { await fn(item); } catch (err) { firstError ??= err; }
-    }
-  }));
-  if (firstError !== undefined) throw firstError;
-}

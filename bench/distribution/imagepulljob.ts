@@ -8,7 +8,8 @@ import type { ImagePullJob } from '../../shared/api/image-pull-job.js';
 import type { NodeImage } from '../../shared/api/node-image.js';
 import { resources } from '../../shared/kube/resources.js';
 import { BENCH_KWOK_NODE } from './bench-kwok.js';
-import { pool, say, until, type BenchContext } from './context.js';
+import { forEachLimit } from '../../shared/concurrency.js';
+import { say, until, type BenchContext } from './context.js';
 
 const NODES = Number(process.env.BENCH_NODES ?? 1000);
 const IMAGE = { ref: 'bench/imagepulljob:1', name: 'bench/imagepulljob', tag: '1' };
@@ -38,7 +39,7 @@ export async function imagePullJobBench(ctx: BenchContext): Promise<IpjFigures> 
   const present = () => names.filter((n) => nodeImages.get(n)).length;
 
   await meter.phase(`create ${NODES} kwok nodes (bench, 32 in flight) → Ready`, async () => {
-    await pool(names, 32, (n) => client.create(resources.nodes, kwokNode(n)).catch((err: { code?: number }) => { if (err.code !== 409) throw err; }));
+    await forEachLimit(names, 32, (n) => client.create(resources.nodes, kwokNode(n)).catch((err: { code?: number }) => { if (err.code !== 409) throw err; }));
     await until('kwok marks the nodes Ready', () => ready() >= NODES, PHASE_TIMEOUT_MS, 200);
   });
   const created = await meter.phase(`NodeImages: all ${NODES} created by the controller`, () => until('NodeImages created', () => present() >= NODES, PHASE_TIMEOUT_MS));
@@ -48,19 +49,19 @@ export async function imagePullJobBench(ctx: BenchContext): Promise<IpjFigures> 
   // the controller does (PUT of the object from the cache) and once as a merge patch.
   // Removed again (untimed) so the job writes NodeImages of the same size as the baselines did.
   const removeTag = async (image: string) => {
-    await pool(names, WRITE_CONCURRENCY, (n) => client.patch(resources.nodeImages, { name: n }, 'merge', { spec: { images: { [image]: null } } }));
+    await forEachLimit(names, WRITE_CONCURRENCY, (n) => client.patch(resources.nodeImages, { name: n }, 'merge', { spec: { images: { [image]: null } } }));
     await ctx.controllersQuiet();
   };
   const baselineTag = (image: string) => ({ [image]: { tags: [{ tag: '1', version: 0, createdAt: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
     pullPolicy: { ttlSecondsAfterFinished: 600, timeoutSeconds: 600, backoffLimit: 3 } }] } });
   const baseline = await meter.phase(`IPJ baseline: bench PUTs a tag into ${NODES} NodeImages from the cache (${WRITE_CONCURRENCY} in flight)`,
-    () => pool(names, WRITE_CONCURRENCY, (n) => {
+    () => forEachLimit(names, WRITE_CONCURRENCY, (n) => {
       const ni = nodeImages.get(n)!;
       return client.replace(resources.nodeImages, { ...ni, spec: { ...ni.spec, images: { ...ni.spec?.images, ...baselineTag('bench/baseline-put') } } });
     }));
   await removeTag('bench/baseline-put');
   const baselinePatch = await meter.phase(`IPJ baseline: bench merge-patches a tag into ${NODES} NodeImages (${WRITE_CONCURRENCY} in flight)`,
-    () => pool(names, WRITE_CONCURRENCY, (n) => client.patch(resources.nodeImages, { name: n }, 'merge', { spec: { images: baselineTag('bench/baseline-patch') } })));
+    () => forEachLimit(names, WRITE_CONCURRENCY, (n) => client.patch(resources.nodeImages, { name: n }, 'merge', { spec: { images: baselineTag('bench/baseline-patch') } })));
   await removeTag('bench/baseline-patch');
 
   await client.create(resources.namespaces, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } });
@@ -80,7 +81,7 @@ export async function imagePullJobBench(ctx: BenchContext): Promise<IpjFigures> 
   let reportSeconds = 0;
   const complete = await meter.phase(`daemon stand-in reports ${NODES} pulls Succeeded (${WRITE_CONCURRENCY} in flight) → job completed`, async () => {
     const t0 = performance.now();
-    await pool(names, WRITE_CONCURRENCY, (n) => client.patch(resources.nodeImages, { name: n, subresource: 'status' }, 'merge', { status: {
+    await forEachLimit(names, WRITE_CONCURRENCY, (n) => client.patch(resources.nodeImages, { name: n, subresource: 'status' }, 'merge', { status: {
       desired: 1, succeeded: 1, failed: 0, pulling: 0, waiting: 0,
       imageStatuses: { [IMAGE.name]: { tags: [{ tag: IMAGE.tag, phase: 'Succeeded', version: 0, progress: 100, startTime: now, completionTime: now }] } } } }));
     reportSeconds = (performance.now() - t0) / 1000;

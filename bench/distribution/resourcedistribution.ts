@@ -6,7 +6,8 @@ import { WRITE_CONCURRENCY } from '../../controller/resourcedistribution/control
 import type { ResourceDistribution } from '../../shared/api/resource-distribution.js';
 import { resources, withTypeMeta } from '../../shared/kube/resources.js';
 import { isConflict } from '../../shared/kube/rest.js';
-import { pool, say, until, type BenchContext } from './context.js';
+import { forEachLimit } from '../../shared/concurrency.js';
+import { say, until, type BenchContext } from './context.js';
 
 const NAMESPACES = Number(process.env.BENCH_NAMESPACES ?? 1000);
 const CLIENT_CONCURRENCY = 32;
@@ -28,7 +29,7 @@ const rd = (name: string, version: string, targets: object) => ({ apiVersion: 'a
 export async function resourceDistributionBench(ctx: BenchContext): Promise<RdFigures> {
   const { client, meter } = ctx;
   const names = Array.from({ length: NAMESPACES }, (_, i) => `rd-bench-${String(i).padStart(4, '0')}`);
-  await meter.phase(`create ${NAMESPACES} namespaces (bench, ${CLIENT_CONCURRENCY} in flight)`, () => pool(names, CLIENT_CONCURRENCY, async (name) => {
+  await meter.phase(`create ${NAMESPACES} namespaces (bench, ${CLIENT_CONCURRENCY} in flight)`, () => forEachLimit(names, CLIENT_CONCURRENCY, async (name) => {
     try { await client.create(resources.namespaces, { apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels: { [LABEL]: 'rd' } } }); }
     catch (err) { if (!isConflict(err)) throw err; }
   }));
@@ -57,7 +58,7 @@ export async function resourceDistributionBench(ctx: BenchContext): Promise<RdFi
       ownerReferences: [{ apiVersion: 'apps.kruise.io/v1alpha1', kind: 'ResourceDistribution', name: 'bench-baseline', uid: owner.metadata!.uid! }] } };
   };
   const baselineCreate = await meter.phase(`RD baseline: bench creates ${NAMESPACES} ConfigMaps (${WRITE_CONCURRENCY} in flight)`,
-    () => pool(names, WRITE_CONCURRENCY, (ns) => client.create(resources.configMaps, baselineCopy(ns, '1'))));
+    () => forEachLimit(names, WRITE_CONCURRENCY, (ns) => client.create(resources.configMaps, baselineCopy(ns, '1'))));
   await ctx.controllersQuiet();
 
   say('distributing');
@@ -69,7 +70,7 @@ export async function resourceDistributionBench(ctx: BenchContext): Promise<RdFi
 
   // As the controller updates a copy: an unconditional PUT of the whole object with the new data.
   const baselineUpdate = await meter.phase(`RD baseline: bench updates ${NAMESPACES} ConfigMaps (${WRITE_CONCURRENCY} in flight)`,
-    () => pool(names, WRITE_CONCURRENCY, (ns) => client.replace(resources.configMaps, withTypeMeta(resources.configMaps, baselineCopy(ns, '2')))));
+    () => forEachLimit(names, WRITE_CONCURRENCY, (ns) => client.replace(resources.configMaps, withTypeMeta(resources.configMaps, baselineCopy(ns, '2')))));
   await ctx.controllersQuiet();
 
   say('editing the source');

@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { KubeConfig, type V1Node } from '@kubernetes/client-node';
 import type { Pod } from '../../shared/api/meta.js';
 import type { SidecarSet, SidecarSetStatus } from '../../shared/api/sidecarset.js';
+import { forEachLimit } from '../../shared/concurrency.js';
 import { resources } from '../../shared/kube/resources.js';
 import { makeRest, type KubeRest } from '../../shared/kube/rest.js';
 import { binDir, kubectl, startCluster } from '../../e2e/harness/cluster/cluster.js';
@@ -49,13 +50,6 @@ const printFigures = () => {
   process.stdout.write(`\n${NODES} nodes, ${PODS} pods, 2-core machine shared with other work; load = 1/5/15-min load average\n\n| figure | value |\n|---|---|\n`);
   for (const [k, v] of figures) process.stdout.write(`| ${k} | ${v} |\n`);
 };
-
-async function parallel<T>(items: T[], n: number, f: (t: T) => Promise<unknown>): Promise<void> {
-  let next = 0;
-  await Promise.all(Array.from({ length: n }, async () => {
-    while (next < items.length) await f(items[next++]!);
-  }));
-}
 
 /** Names a process of the stack that has exited, else undefined; set once they run. */
 let exited: () => string | undefined = () => undefined;
@@ -149,7 +143,7 @@ async function main(): Promise<void> {
   const nodeIndexes = Array.from({ length: NODES }, (_, i) => i);
   let nodesCreated = 0;
   const nodesTimer = setInterval(() => say(`  nodes: ${nodesCreated} created`), 10_000);
-  await parallel(nodeIndexes, CONCURRENCY, async (i) => { await rest.create(resources.nodes, benchNode(i)); nodesCreated++; });
+  await forEachLimit(nodeIndexes, CONCURRENCY, async (i) => { await rest.create(resources.nodes, benchNode(i)); nodesCreated++; });
   clearInterval(nodesTimer);
   const readyNodes = async () => (await rest.list<V1Node>(resources.nodes, { labelSelector: 'type=kwok-bench' })).items
     .filter((n) => n.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True')).length;
@@ -175,7 +169,7 @@ async function main(): Promise<void> {
   const podsTimer = setInterval(() => void rest.get<SidecarSet>(resources.sidecarSets, { name: SET }).then((s) =>
     say(`  pods: ${created} created (${Math.round(created / ((Date.now() - t) / 1000))}/s), ${kubelet.podsSeen} started by kwok; ${statusLine(s.status ?? {})}`), () => {}), 10_000);
   const apiBeforePods = apiserverRequests(cluster.kubeconfig);
-  await parallel(Array.from({ length: PODS }, (_, i) => i), CONCURRENCY, async (i) => { await rest.create<Pod>(resources.pods, benchPod(i)); created++; });
+  await forEachLimit(Array.from({ length: PODS }, (_, i) => i), CONCURRENCY, async (i) => { await rest.create<Pod>(resources.pods, benchPod(i)); created++; });
   clearInterval(podsTimer);
   const tLastPod = Date.now();
   figure('pods created through the injecting webhook', `${secs(tLastPod - t)} (${Math.round(PODS / ((tLastPod - t) / 1000))}/s)`);
@@ -207,7 +201,7 @@ async function main(): Promise<void> {
   t = Date.now();
   let patched = 0;
   const patchTimer = setInterval(() => say(`  baseline: ${patched} pods patched, ${kubelet.unavailableNow} unavailable, ${kubelet.patches - patchesBefore} kubelet status patches`), 10_000);
-  await parallel(Array.from({ length: PODS }, (_, i) => i), CONCURRENCY, async (i) => {
+  await forEachLimit(Array.from({ length: PODS }, (_, i) => i), CONCURRENCY, async (i) => {
     // By name: the injected sidecar comes first in the list.
     await rest.patch(resources.pods, { namespace: NS, name: `bench-${i}` }, 'strategic', { spec: { containers: [{ name: 'app', image: 'nginx:1.9.1' }] } });
     patched++;

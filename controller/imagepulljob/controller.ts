@@ -23,7 +23,8 @@ import { withJobTag, withoutJobTags } from './tag-edit.js';
 import { alignTag, tagPullPolicy } from './tag-policy.js';
 import { mayTarget, selectTargets } from './targets.js';
 import { jobsForNodeImage, jobsForPod, jobsForSecret } from './watch.js';
-import { applySecretPlan, FIELD_MANAGER, forEachLimit, updateNodeImage } from './writes.js';
+import { forEachLimit } from '../../shared/concurrency.js';
+import { applySecretPlan, FIELD_MANAGER, updateNodeImage } from './writes.js';
 
 /** NodeImage writes in flight per reconcile: upstream writes one after another, which is slow for large jobs. */
 export const WRITE_CONCURRENCY = 16;

@@ -33,20 +33,6 @@ export async function updateNodeImage(rest: KubeRest, view: FreshView<NodeImage>
   return false;
 }
 
-/** Runs `fn` over `items` with at most `limit` in flight; rejects with the first error after all settled. */
-export async function forEachLimit<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<unknown>): Promise<void> {
-  let next = 0;
-  let firstError: unknown;
-  const worker = async () => {
-    while (next < items.length) {
-      const item = items[next++]!;
-      try { await fn(item); } catch (err) { firstError ??= err; }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  if (firstError !== undefined) throw firstError;
-}
-
 /**
  * Creates, updates and deletes pull-secret copies. A create that finds the copy already there (the cache had not
  * seen our earlier create) brings that copy's data up to date instead.
