@@ -7,6 +7,7 @@ import https from 'node:https';
 import { loadavg } from 'node:os';
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { Registry } from 'prom-client';
+import { parseApiserverMetrics, parseSample } from '../apiserver-metrics.js';
 
 export interface MeteredProcess { name: string; pid: number }
 
@@ -66,41 +67,6 @@ async function getText(kc: KubeConfig, path: string): Promise<string> {
   });
 }
 
-const LINE = /^([a-zA-Z_:][a-zA-Z0-9_:]*)\{([^}]*)\} (\S+)$/;
-const LABEL = /(\w+)="((?:[^"\\]|\\.)*)"/g;
-
-/** The few apiserver series the report uses, from Prometheus text. */
-export function parseApiserverMetrics(text: string): Pick<Snapshot, 'requests' | 'webhooks' | 'latency'> {
-  const requests = new Map<string, number>();
-  const webhooks = new Map<string, [number, number]>();
-  const latency = new Map<string, [number, number]>();
-  const addPair = (m: Map<string, [number, number]>, key: string, i: 0 | 1, v: number) => {
-    const e = m.get(key) ?? [0, 0];
-    e[i] += v;
-    m.set(key, e);
-  };
-  for (const line of text.split('\n')) {
-    if (!line.startsWith('apiserver_')) continue;
-    const m = LINE.exec(line);
-    if (!m) continue;
-    const [, name, rawLabels, rawValue] = m;
-    const labels: Record<string, string> = {};
-    for (const l of rawLabels!.matchAll(LABEL)) labels[l[1]!] = l[2]!;
-    const value = Number(rawValue);
-    const resource = `${labels.resource ?? ''}${labels.subresource ? `/${labels.subresource}` : ''}`;
-    switch (name) {
-      case 'apiserver_request_total':
-        requests.set(`${labels.verb} ${resource}`, (requests.get(`${labels.verb} ${resource}`) ?? 0) + value);
-        break;
-      case 'apiserver_request_duration_seconds_sum': addPair(latency, `${labels.verb} ${resource}`, 0, value); break;
-      case 'apiserver_request_duration_seconds_count': addPair(latency, `${labels.verb} ${resource}`, 1, value); break;
-      case 'apiserver_admission_webhook_admission_duration_seconds_sum': addPair(webhooks, labels.name ?? '?', 0, value); break;
-      case 'apiserver_admission_webhook_admission_duration_seconds_count': addPair(webhooks, labels.name ?? '?', 1, value); break;
-    }
-  }
-  return { requests, webhooks, latency };
-}
-
 /** `/apis/g/v/namespaces/ns/configmaps/name` → `configmaps`; a subresource is kept (`nodeimages/status`). */
 export function resourceOfPath(path: string): string {
   const parts = path.split('?')[0]!.split('/').filter(Boolean);
@@ -145,10 +111,9 @@ export class Meter {
     if (!this.webhookMetricsUrl) return out;
     const text = await (await fetch(this.webhookMetricsUrl)).text();
     for (const line of text.split('\n')) {
-      const m = LINE.exec(line);
-      if (m?.[1] !== 'kruise_webhook_admission_requests_total') continue;
-      const labels = Object.fromEntries([...m[2]!.matchAll(LABEL)].map((l) => [l[1], l[2]]));
-      out.set(`${labels.webhook} ${labels.result}`, Number(m[3]));
+      const sample = parseSample(line);
+      if (sample?.name !== 'kruise_webhook_admission_requests_total') continue;
+      out.set(`${sample.labels.webhook} ${sample.labels.result}`, sample.value);
     }
     return out;
   }

@@ -3,6 +3,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
+import { parseApiserverMetrics } from '../apiserver-metrics.js';
 
 export type Counts = Record<string, number>;
 
@@ -19,13 +20,7 @@ export const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
 /** apiserver_request_total summed by `VERB resource[/subresource]` (watches count once, when they open). */
 export function apiserverRequests(kubeconfig: string): Counts {
   const text = execFileSync('kubectl', ['--kubeconfig', kubeconfig, 'get', '--raw', '/metrics'], { encoding: 'utf8', maxBuffer: 256 << 20 });
-  const out: Counts = {};
-  for (const m of text.matchAll(/^apiserver_request_total\{([^}]*)\} (\S+)$/gm)) {
-    const labels = Object.fromEntries([...m[1]!.matchAll(/(\w+)="([^"]*)"/g)].map((l) => [l[1], l[2]]));
-    const key = `${labels.verb} ${labels.resource}${labels.subresource ? `/${labels.subresource}` : ''}`;
-    out[key] = (out[key] ?? 0) + Number(m[2]);
-  }
-  return out;
+  return Object.fromEntries(parseApiserverMetrics(text).requests);
 }
 
 /** The controller's rest_client_requests_total by method, and its V8 heap in use (MB). */
