@@ -28,15 +28,35 @@ const present = (o: Json, k: string) => Object.hasOwn(o, k) && o[k] !== undefine
 function diffValue(a: unknown, b: unknown, path: string, ops: PatchOp[]): void {
   if (a === b) return;
   if (isObject(a) && isObject(b)) return diffObject(a, b, path, ops);
-  // Same-length arrays (a changed env value, a container replaced in place) get element ops; a grown or shrunk array
-  // is replaced whole, which is one op instead of one per shifted element.
+  // Same-length arrays (a changed env value, a container replaced in place) get element ops; a grown array that only
+  // gained elements gets one add per new element; any other grown or shrunk array is replaced whole, which is one op
+  // instead of one per shifted element.
   if (Array.isArray(a) && Array.isArray(b) && a.length === b.length) {
     for (let i = 0; i < a.length; i++) diffValue(a[i] ?? null, b[i] ?? null, `${path}/${i}`, ops);
     return;
   }
+  if (Array.isArray(a) && Array.isArray(b) && a.length < b.length && insertions(a, b, path, ops)) return;
   // Arrays of another length, or an object against an array, are never the same JSON; only primitives need the check.
   const primitive = typeof a !== 'object' || a === null || typeof b !== 'object' || b === null;
   if (!primitive || !jsonEqual(a, b)) ops.push({ op: 'replace', path, value: b });
+}
+
+/**
+ * When `b` is `a` with elements inserted (every element of `a` found, in order and by identity, in `b`: injected
+ * sidecars around the pod's own containers), one add per new element, in ascending index so each lands where `b` has
+ * it. The pod's own elements are then not written back into the patch. False (nothing pushed) otherwise.
+ */
+function insertions(a: unknown[], b: unknown[], path: string, ops: PatchOp[]): boolean {
+  const added: number[] = [];
+  let i = 0;
+  for (let j = 0; j < b.length; j++) {
+    if (i < a.length && b[j] === a[i]) i++;
+    else added.push(j);
+  }
+  if (i < a.length) return false;
+  // An undefined element is null in the JSON the apiserver sees.
+  for (const j of added) ops.push({ op: 'add', path: `${path}/${j}`, value: b[j] ?? null });
+  return true;
 }
 
 function diffObject(a: Json, b: Json, path: string, ops: PatchOp[]): void {
