@@ -50,6 +50,8 @@ const strings: { value: string; json: string }[] = [];
 /** Remembers `json` as JSON.stringify(value) for a long string `value` that is about to be encoded. */
 export function rememberStringJson(value: string, json: string): void {
   if (value.length < LONG) return;
+  // Pods created in the same second hand the same string again.
+  for (const s of strings) if (s.value === value) return;
   if (strings.length >= 8) strings.shift();
   strings.push({ value, json });
 }

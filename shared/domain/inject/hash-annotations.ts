@@ -31,13 +31,11 @@ export function hashAnnotations(sets: readonly SetEntries[], existing: Record<st
   const fresh = !existing[SidecarSetHashAnnotation] && !existing[SidecarSetHashWithoutImageAnnotation] && !existing[SidecarSetListAnnotation];
   const template = reusable && fresh ? templateFor(sets) : undefined;
   if (template) {
-    const ts = goString(timestamp);
-    const tsJson = escaped(ts);
-    const hash = template.hash.join(ts);
-    const hashWithoutImage = template.hashWithoutImage.join(ts);
-    // The patch carries these as JSON strings: their escaped form is joined from escaped parts too.
-    rememberStringJson(hash, `"${template.hashJson.join(tsJson)}"`);
-    rememberStringJson(hashWithoutImage, `"${template.hashWithoutImageJson.join(tsJson)}"`);
+    // Timestamps have whole seconds: pods created in the same second get the very same strings (and their JSON).
+    if (template.last?.timestamp !== timestamp) template.last = stamp(template, timestamp);
+    const { hash, hashWithoutImage } = template.last;
+    rememberStringJson(hash, template.last.hashJson);
+    rememberStringJson(hashWithoutImage, template.last.hashWithoutImageJson);
     return { [SidecarSetHashAnnotation]: hash, [SidecarSetHashWithoutImageAnnotation]: hashWithoutImage, [SidecarSetListAnnotation]: template.list };
   }
   return render(sets, existing, timestamp, podRef);
@@ -68,6 +66,30 @@ interface Template {
   hashJson: string[];
   hashWithoutImageJson: string[];
   list: string;
+  /** The values for the last timestamp used. */
+  last?: Stamped;
+}
+
+interface Stamped {
+  timestamp: string;
+  hash: string;
+  hashWithoutImage: string;
+  /** JSON of hash and hashWithoutImage. */
+  hashJson: string;
+  hashWithoutImageJson: string;
+}
+
+function stamp(template: Template, timestamp: string): Stamped {
+  const ts = goString(timestamp);
+  const tsJson = escaped(ts);
+  return {
+    timestamp,
+    hash: template.hash.join(ts),
+    hashWithoutImage: template.hashWithoutImage.join(ts),
+    // The patch carries these as JSON strings: their escaped form is joined from escaped parts too.
+    hashJson: `"${template.hashJson.join(tsJson)}"`,
+    hashWithoutImageJson: `"${template.hashWithoutImageJson.join(tsJson)}"`,
+  };
 }
 
 /** `s` escaped as inside a JSON string. Per part is the same as whole: parts are split at ASCII text. */
