@@ -73,7 +73,7 @@ const result = patched(patch);
 const infoLog = createLogger({ level: 'info', name: 'bench' });
 const metrics = createMetrics();
 
-console.log(`request ${body.length} B, patch ${patch.ops} ops (${JSON.stringify(ops).length} B of JSON), reply ${encodeReview(review.apiVersion, req.uid, result).length} B`);
+console.log(`request ${body.length} B, patch ${patch.ops} ops (${JSON.stringify(ops).length} B of JSON), reply ${encodeReview(review.apiVersion, req.uid, result).byteLength} B`);
 console.log('steps (CPU time per call):');
 bench('JSON.parse(request body)  [bare pays this too]', () => JSON.parse(body));
 bench('decodeReview (envelope schema)', () => decodeReview(review));
