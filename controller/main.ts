@@ -31,7 +31,7 @@ async function apiServer(config: { kubeconfig: string | undefined }): Promise<Ap
   } catch (err) {
     if (!(err instanceof UnsupportedAuthError)) throw err;
     const { loadKubeConfig } = await import('../shared/kube/client.js');
-    return loadKubeConfig(config);
+    return loadKubeConfig(config, process.env);
   }
 }
 

@@ -58,7 +58,7 @@ function dryRunCreate(kube: Kube, namespace: string) {
 async function main(): Promise<void> {
   const config = configOrExit(loadConfig, process.env);
   const log = createLogger({ level: config.logLevel, name: 'kruise-webhook' });
-  const kube = makeKube(config);
+  const kube = makeKube(config, process.env);
   const stop = new AbortController();
   // Every informer and timer listens on this one signal; the default cap of 10 would warn about a non-leak.
   setMaxListeners(64, stop.signal);
