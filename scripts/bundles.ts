@@ -56,14 +56,14 @@ function writeAtomic(file: string, contents: Uint8Array): void {
   }
 }
 
-/** Builds the named bundles (concurrently); returns each output's absolute path and size. */
-export async function buildBundles(repoRoot: string, names: readonly BundleName[]): Promise<Array<{ name: BundleName; file: string; bytes: number }>> {
+/** Builds the named bundles (concurrently) under `outRoot`; returns each output's absolute path and size. */
+export async function buildBundles(repoRoot: string, names: readonly BundleName[], outRoot = repoRoot): Promise<Array<{ name: BundleName; file: string; bytes: number }>> {
   return Promise.all(names.map(async (name) => {
     const b: Bundle = BUNDLES[name];
-    const file = join(repoRoot, b.out);
+    const file = join(outRoot, b.out);
     const result = await build({ ...OPTIONS, absWorkingDir: repoRoot, entryPoints: [join(repoRoot, b.entry)], outfile: file });
     for (const o of result.outputFiles ?? []) writeAtomic(o.path, o.contents);
-    for (const [from, to] of b.assets) writeAtomic(join(repoRoot, to), readFileSync(join(repoRoot, from)));
+    for (const [from, to] of b.assets) writeAtomic(join(outRoot, to), readFileSync(join(repoRoot, from)));
     return { name, file, bytes: statSync(file).size };
   }));
 }
