@@ -1,6 +1,7 @@
 // The esbuild bundles the containers run: the node daemon (DaemonSet) and the manager's two containers (webhook,
 // controller). One flag set for all three, so what the e2e harness, the benchmarks and the image run is built alike.
 // A bundle needs no tsx at run time and carries none of tsx's per-closure keepNames wrappers (`__name(...)`).
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { build, type BuildOptions } from 'esbuild';
@@ -47,7 +48,8 @@ const OPTIONS: BuildOptions = {
 /** Writes through a temporary file and a rename, so a process starting from `file` meanwhile never reads half of it. */
 function writeAtomic(file: string, contents: Uint8Array): void {
   mkdirSync(dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
+  // Unique per write: two builds may run at once, in one process (the image's and the harness's) or in two.
+  const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   try {
     writeFileSync(tmp, contents);
     renameSync(tmp, file);
