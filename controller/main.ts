@@ -9,6 +9,7 @@ import { collectDefaultMetrics, Counter, Registry } from 'prom-client';
 import { realClock } from '../shared/clock.js';
 import { configOrExit, loadConfig } from '../shared/config.js';
 import { createLogger } from '../shared/log.js';
+import { VERSION } from '../shared/version.js';
 import { loadApiServer, UnsupportedAuthError, type ApiServer } from '../shared/kube/kubeconfig.js';
 import { eventRecorder } from '../shared/kube/event-recorder.js';
 import { informerFactory, type CacheTransform } from '../shared/kube/informer-factory.js';
@@ -31,7 +32,7 @@ async function apiServer(config: { kubeconfig: string | undefined }): Promise<Ap
   } catch (err) {
     if (!(err instanceof UnsupportedAuthError)) throw err;
     const { loadKubeConfig } = await import('../shared/kube/client.js');
-    return loadKubeConfig(config);
+    return loadKubeConfig(config, process.env);
   }
 }
 
@@ -103,7 +104,7 @@ async function main(): Promise<void> {
     done = elector.run(stop.signal);
   }
   const gatedOff = allControllers.filter((c) => !controllers.includes(c) && c.featureGate && !config.featureGates[c.featureGate]);
-  log.info({ controllers: controllers.map((c) => c.name), gatedOff: gatedOff.map((c) => `${c.name} (${c.featureGate})`), leaderElect: config.leaderElect },
+  log.info({ version: VERSION, controllers: controllers.map((c) => c.name), gatedOff: gatedOff.map((c) => `${c.name} (${c.featureGate})`), leaderElect: config.leaderElect },
     'controller manager started');
 }
 

@@ -43,7 +43,7 @@ async function main(): Promise<void> {
     host: cfg.bindAddress, port: cfg.healthPort, registry: metrics.registry, log,
     checks: () => [...controllers.flatMap((c) => c.healthChecks), criReachable],
   });
-  log.info({ bind: cfg.bindAddress, port: health.port, controllers: controllers.map((c) => c.name) }, 'daemon started');
+  log.info({ version: VERSION, bind: cfg.bindAddress, port: health.port, controllers: controllers.map((c) => c.name) }, 'daemon started');
 
   let closing = false;
   const shutdown = (signal: string) => {

@@ -13,6 +13,7 @@ import { connect } from 'node:tls';
 import { after, before, describe, it } from 'node:test';
 import { certManagerBinDir, certManagerCrds, startCertManager, type CertManager } from './harness/cert-manager.js';
 import { binDir, kubectl, startCluster, type Cluster } from './harness/cluster/cluster.js';
+import { managerArgs } from './harness/cluster/manager-command.js';
 import { eventually, stack } from './harness/kube.js';
 import { freePort, spawnDaemon, waitFor, type Daemon } from './harness/runtime/process.js';
 
@@ -90,8 +91,9 @@ describe('cert-manager overlay with cert-manager v1.11.5', { skip, timeout: 900_
     const certDir = join(dir, 'webhook-certs');
     mkdirSync(certDir, { recursive: true, mode: 0o700 });
     for (const [k, v] of Object.entries(files)) writeFileSync(join(certDir, k), v, { mode: 0o600 });
+    const args = await managerArgs(repo, 'webhook');
     const [webhookPort, healthPort] = [await freePort(), await freePort()];
-    manager = spawnDaemon('kruise-manager', process.execPath, ['--import', 'tsx', join(repo, 'webhook/main.ts')],
+    manager = spawnDaemon('kruise-manager', process.execPath, args,
       join((cluster as Cluster).logDir, 'kruise-manager.log'), {
         ...process.env, KUBECONFIG: (cluster as Cluster).kubeconfig, POD_NAMESPACE: NS,
         WEBHOOK_CERT_WRITER: 'external', WEBHOOK_CERT_DIR: certDir, WEBHOOK_PORT: String(webhookPort),

@@ -1,4 +1,4 @@
-// The project's version, from package.json (bundled into dist/daemon/main.mjs by esbuild, read at start under tsx).
+// The project's version, from package.json (inlined into each dist/*/main.mjs by esbuild, read at start under tsx).
 import pkg from '../package.json' with { type: 'json' };
 
 export const VERSION: string = pkg.version;

@@ -2,6 +2,7 @@
 import { setMaxListeners } from 'node:events';
 import { configOrExit, loadConfig, type Config } from '../shared/config.js';
 import { createLogger, type Logger } from '../shared/log.js';
+import { VERSION } from '../shared/version.js';
 import { makeKube, type Kube } from '../shared/kube/client.js';
 import { systemClock } from '../certs/clock.js';
 import { fileSource } from '../certs/file-source.js';
@@ -58,7 +59,7 @@ function dryRunCreate(kube: Kube, namespace: string) {
 async function main(): Promise<void> {
   const config = configOrExit(loadConfig, process.env);
   const log = createLogger({ level: config.logLevel, name: 'kruise-webhook' });
-  const kube = makeKube(config);
+  const kube = makeKube(config, process.env);
   const stop = new AbortController();
   // Every informer and timer listens on this one signal; the default cap of 10 would warn about a non-leak.
   setMaxListeners(64, stop.signal);
@@ -78,7 +79,7 @@ async function main(): Promise<void> {
   const app = buildApp({ log, routes, metrics, readiness, tls: { key: first.key, cert: first.cert } });
   attachCertificateSource(app.server as unknown as { setSecureContext(o: { key: string; cert: string }): void }, source, { log, metrics });
   await app.listen({ host: config.bindAddress, port: config.webhookPort });
-  log.info({ routes: routes.map((r) => r.path), bind: config.bindAddress, port: config.webhookPort }, 'webhook serving');
+  log.info({ version: VERSION, routes: routes.map((r) => r.path), bind: config.bindAddress, port: config.webhookPort }, 'webhook serving');
 
   let closing = false;
   const shutdown = (signal: string) => {

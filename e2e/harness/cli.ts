@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { binDir, kubectl, startCluster, type Cluster } from './cluster/cluster.js';
 import { startController } from './cluster/controller.js';
 import { startManager } from './cluster/manager.js';
+import { fromSources } from './cluster/manager-command.js';
 import { readState, teardown, writeState, type StackState } from './cluster/state.js';
 import { DemoStepFailed, runDemo } from './demo.js';
 import { launchRealNode } from './node/launch.js';
@@ -76,7 +77,8 @@ async function up(): Promise<StackState> {
     const c = await startController({ repoRoot, kubeconfig: cluster.kubeconfig, logDir: cluster.logDir });
     s.controller = { pid: c.daemon.pid, log: c.daemon.logFile, healthPort: c.healthPort };
     writeState(stateFile, s);
-    say(`kruise-ts installed; webhook on https://127.0.0.1:${m.webhookPort}, controllers on :${c.healthPort} (${secs(t0)} in all)`);
+    const how = fromSources() ? 'from sources through tsx (KRUISE_TS_FROM_SOURCES=1)' : 'from dist/webhook/main.mjs and dist/controller/main.mjs';
+    say(`kruise-ts installed; webhook on https://127.0.0.1:${m.webhookPort}, controllers on :${c.healthPort}, ${how} (${secs(t0)} in all)`);
   } catch (err) {
     await down(true);
     throw err;

@@ -2,7 +2,7 @@
 // directory, token-file re-reads, and clear errors for what it does not support.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { apiServerFromKubeconfig, inClusterApiServer, KubeconfigError, loadKubeconfigFile } from './kubeconfig.js';
+import { apiServerFromKubeconfig, inClusterApiServer, inClusterServer, KubeconfigError, loadKubeconfigFile } from './kubeconfig.js';
 
 const files = (m: Record<string, string>) => ({
   readFileSync: (p: string) => {
@@ -71,6 +71,7 @@ test('in-cluster: service host and port (IPv6 bracketed), the service account CA
 
 test('clear errors: no env in-cluster, missing service account, unknown context, exec plugins, unreadable or non-YAML files', () => {
   assert.throws(() => inClusterApiServer({}, { fs: files({}) }), /KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT must be set/);
+  assert.throws(() => inClusterServer({ KUBERNETES_SERVICE_HOST: 'h', KUBERNETES_SERVICE_PORT: '' }), /KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT must be set/);
   assert.throws(() => inClusterApiServer({ KUBERNETES_SERVICE_HOST: 'h', KUBERNETES_SERVICE_PORT: '1' }, { fs: files({}), dir: '/sa' }), /cannot read the service account under \/sa/);
   assert.throws(() => apiServerFromKubeconfig({ ...doc({}), 'current-context': 'zz' }, '/'), /current-context "zz" is not among its contexts/);
   assert.throws(() => apiServerFromKubeconfig(doc({ exec: { command: 'aws' } }), '/'), (err: unknown) => err instanceof KubeconfigError && /uses exec/.test(err.message));

@@ -134,13 +134,19 @@ export function loadKubeconfigFile(file: string, opts: { fs?: FileSystem; now?: 
   return apiServerFromKubeconfig(doc, dirname(file), { ...opts, fs, where: file });
 }
 
+/** The API server's URL in a pod, from KUBERNETES_SERVICE_HOST/PORT; outside one there is none, which is an error. */
+export function inClusterServer(env: Record<string, string | undefined>): string {
+  const host = env.KUBERNETES_SERVICE_HOST;
+  const port = env.KUBERNETES_SERVICE_PORT;
+  if (!host || !port) throw new KubeconfigError('in-cluster config', 'KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT must be set (or give KUBECONFIG)');
+  return `https://${isIPv6(host) ? `[${host}]` : host}:${port}`;
+}
+
 /** The pod's service account and KUBERNETES_SERVICE_HOST/PORT, as client-go's rest.InClusterConfig. */
 export function inClusterApiServer(env: Record<string, string | undefined>, opts: { fs?: FileSystem; now?: () => number; dir?: string } = {}): ApiServer {
   const fs = opts.fs ?? { readFileSync };
   const dir = opts.dir ?? SERVICE_ACCOUNT_DIR;
-  const host = env.KUBERNETES_SERVICE_HOST;
-  const port = env.KUBERNETES_SERVICE_PORT;
-  if (!host || !port) throw new KubeconfigError('in-cluster config', 'KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT must be set (or give KUBECONFIG)');
+  const server = inClusterServer(env);
   let ca: Buffer;
   let read: () => string;
   try {
@@ -150,7 +156,7 @@ export function inClusterApiServer(env: Record<string, string | undefined>, opts
     throw new KubeconfigError('in-cluster config', `cannot read the service account under ${dir}: ${(err as Error).message}`);
   }
   return {
-    server: `https://${isIPv6(host) ? `[${host}]` : host}:${port}`,
+    server,
     tls: { ca, rejectUnauthorized: true },
     authorization: () => `Bearer ${read()}`,
   };

@@ -1,12 +1,14 @@
-// The kruise-ts controllers (controller/main.ts) as a host process against the test cluster, with leader election
-// on, as one replica of the in-cluster manager would run them.
+// The kruise-ts controllers (the controller's bundle, see manager-command.ts) as a host process against the test
+// cluster, with leader election on, as one replica of the in-cluster manager would run them.
 import { join } from 'node:path';
 import { freePort, spawnDaemon, waitFor, type Daemon } from '../runtime/process.js';
 import { e2eFeatureGates } from './feature-gates.js';
+import { managerArgs } from './manager-command.js';
 
 export interface ControllerProcess { daemon: Daemon; healthPort: number; stop(): Promise<void> }
 
 export async function startController(opts: { repoRoot: string; kubeconfig: string; logDir: string; name?: string; env?: Record<string, string> }): Promise<ControllerProcess> {
+  const args = await managerArgs(opts.repoRoot, 'controller');
   const healthPort = await freePort();
   const name = opts.name ?? 'kruise-controller';
   const env = {
@@ -15,7 +17,7 @@ export async function startController(opts: { repoRoot: string; kubeconfig: stri
     BIND_ADDRESS: '127.0.0.1', HEALTH_PORT: String(healthPort), FEATURE_GATES: e2eFeatureGates,
     ...opts.env,
   };
-  const daemon = spawnDaemon(name, process.execPath, ['--import', 'tsx', join(opts.repoRoot, 'controller/main.ts')],
+  const daemon = spawnDaemon(name, process.execPath, args,
     join(opts.logDir, `${name}.log`), env);
   try {
     await waitFor(`${name} /healthz`, async () => (await fetch(`http://127.0.0.1:${healthPort}/healthz`)).ok, 60_000, () => daemon.child.exitCode === null);

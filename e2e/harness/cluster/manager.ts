@@ -1,13 +1,15 @@
-// The kruise-ts manager (webhook/main.ts) as a host process against the test cluster: the apiserver calls it
-// at https://127.0.0.1:<port>, since there is no kube-proxy to route the in-cluster Service.
+// The kruise-ts manager (the webhook's bundle, see manager-command.ts) as a host process against the test cluster:
+// the apiserver calls it at https://127.0.0.1:<port>, since there is no kube-proxy to route the in-cluster Service.
 import { join } from 'node:path';
 import { freePort, spawnDaemon, waitFor, type Daemon } from '../runtime/process.js';
 import { e2eFeatureGates } from './feature-gates.js';
 import { kubectl } from './cluster.js';
+import { managerArgs } from './manager-command.js';
 
 export interface Manager { daemon: Daemon; webhookPort: number; healthPort: number; stop(): Promise<void> }
 
 export async function startManager(opts: { repoRoot: string; kubeconfig: string; logDir: string }): Promise<Manager> {
+  const args = await managerArgs(opts.repoRoot, 'webhook');
   const [webhookPort, healthPort] = [await freePort(), await freePort()];
   const env = {
     ...process.env,
@@ -15,7 +17,7 @@ export async function startManager(opts: { repoRoot: string; kubeconfig: string;
     WEBHOOK_HOST: '127.0.0.1', WEBHOOK_PORT: String(webhookPort), WEBHOOK_CERT_WRITER: 'secret',
     BIND_ADDRESS: '127.0.0.1', HEALTH_PORT: String(healthPort), FEATURE_GATES: e2eFeatureGates,
   };
-  const daemon = spawnDaemon('kruise-manager', process.execPath, ['--import', 'tsx', join(opts.repoRoot, 'webhook/main.ts')],
+  const daemon = spawnDaemon('kruise-manager', process.execPath, args,
     join(opts.logDir, 'kruise-manager.log'), env);
   const alive = () => daemon.child.exitCode === null;
   try {

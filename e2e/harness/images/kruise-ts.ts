@@ -2,29 +2,31 @@
 // umoci from two layer tarballs, then pushed with skopeo.
 //   layer 1 (runtime, cached by content): busybox, the host's Node 20 binary with the shared libraries ldd
 //            names, and the production node_modules (`npm ls --omit=dev`);
-//   layer 2 (app): the project's sources (TypeScript run through tsx, as `node --import tsx` does in dev), and the
-//            daemon's esbuild bundle (`npm run build:daemon` → /app/dist/daemon/main.mjs + cri.proto), which the
-//            DaemonSet runs without tsx.
-// Config: WORKDIR /app, ENTRYPOINT node, CMD `--import tsx webhook/main.ts`, USER 65532 (the manager's runAsNonRoot).
+//   layer 2 (app): the esbuild bundles every container runs without tsx (`npm run build`, scripts/bundles.ts →
+//            /app/dist/{webhook,controller,daemon}/main.mjs + the daemon's cri.proto), and the project's sources,
+//            which only the `kruise-ts` CLI (bin/kruise-ts.js, through tsx) still needs.
+// Config: WORKDIR /app, ENTRYPOINT node, CMD `dist/webhook/main.mjs` (the manager container; the controller
+// container's args are `dist/controller/main.mjs`, the DaemonSet's command its own), USER 65532 (runAsNonRoot).
 import { execFile, execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { promisify } from 'node:util';
+import { BUNDLE_GROUPS, BUNDLES, buildBundles } from '../../../scripts/bundles.js';
 import { defaultImageCacheDir, pushImage, type BuiltImage } from '../runtime/image.js';
 
 const run = promisify(execFile);
 export const KRUISE_TS_IMAGE = { name: 'kruise-ts/manager', tag: 'dev' };
 const APP_DIRS = ['shared', 'webhook', 'controller', 'daemon', 'certs', 'bin'];
 const APP_FILES = ['package.json', 'package-lock.json', 'tsconfig.json'];
-/** Build outputs put into the app layer (relative to the repo); `npm run build:daemon` writes them. */
-const DAEMON_BUNDLE = ['dist/daemon/main.mjs', 'dist/daemon/cri.proto'];
+/** Build outputs put into the app layer (relative to the repo): every bundle and what it reads beside itself. */
+const BUNDLE_FILES = Object.values(BUNDLES).flatMap((b) => [b.out, ...b.assets.map(([, to]) => to)]);
 const NONROOT = '65532';
 /** Part of the cache key, so a config change rebuilds the image. */
 const CONFIG_ARGS = ['--config.workingdir', '/app', '--config.user', `${NONROOT}:${NONROOT}`,
   '--config.env', 'PATH=/usr/bin:/bin', '--config.env', 'NODE_ENV=production',
   // ENTRYPOINT node, so manifests/ can pick the app with args alone (the controller container) or replace both.
-  '--config.entrypoint', 'node', '--config.cmd', '--import', '--config.cmd', 'tsx', '--config.cmd', 'webhook/main.ts'];
+  '--config.entrypoint', 'node', '--config.cmd', 'dist/webhook/main.mjs'];
 
 /** Host files the node binary needs: itself and every shared library ldd resolves (plus the loader). */
 function nodeRuntimeFiles(node: string): string[] {
@@ -114,8 +116,8 @@ function pruneStale(cacheDir: string, keep: string[], maxAgeMs = 24 * 3600_000):
 export async function buildKruiseTsImage(repoRoot: string, cacheDir = defaultImageCacheDir()): Promise<BuiltImage> {
   mkdirSync(cacheDir, { recursive: true });
   const runtime = await buildRuntimeLayout(repoRoot, cacheDir);
-  execFileSync('npm', ['run', '--silent', 'build:daemon'], { cwd: repoRoot, stdio: ['ignore', 'ignore', 'inherit'] });
-  const files = [...appFiles(repoRoot), ...DAEMON_BUNDLE];
+  await buildBundles(repoRoot, BUNDLE_GROUPS.all!);
+  const files = [...appFiles(repoRoot), ...BUNDLE_FILES];
   const appKey = createHash('sha256').update(hashFiles(files, repoRoot)).update(JSON.stringify(CONFIG_ARGS)).digest('hex').slice(0, 16);
   const layout = join(cacheDir, `kruise-ts-${relative(cacheDir, runtime).slice('kruise-ts-runtime-'.length)}-${appKey}`);
   const spec = { name: KRUISE_TS_IMAGE.name, tag: KRUISE_TS_IMAGE.tag };
