@@ -98,6 +98,16 @@ test('a body that is not JSON is a 400', async () => {
   assert.equal(res.statusCode, 400);
 });
 
+test('a body that is not application/json is a 415, and bad bodies count as malformed reviews', async () => {
+  const { app } = testApp(routes);
+  const res = await app.inject({ method: 'POST', url: '/allow', payload: '{}', headers: { 'content-type': 'text/plain' } });
+  assert.equal(res.statusCode, 415);
+  assert.match(res.json().message, /application\/json/);
+  await app.inject({ method: 'POST', url: '/allow', payload: '{"apiVersion":', headers: { 'content-type': 'application/json' } });
+  const text = (await app.inject({ method: 'GET', url: '/metrics' })).body;
+  assert.match(text, /kruise_webhook_admission_requests_total\{webhook="allow",result="malformed"\} 2/);
+});
+
 test('a body with a __proto__ key is refused with 400', async () => {
   const { app } = testApp(routes);
   const res = await app.inject({ method: 'POST', url: '/allow', payload: '{"__proto__":{"x":1}}', headers: { 'content-type': 'application/json' } });

@@ -1,13 +1,14 @@
 // One generic admission route: decode the envelope → run the handler → encode an AdmissionReview.
 // Whatever a handler does (deny, throw, return garbage), the API server gets a well-formed 200 AdmissionReview that
 // echoes apiVersion and uid; only a malformed review gets a bare HTTP 400.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Logger } from 'pino';
 import { AdmissionDeniedError } from '../../shared/errors.js';
 import { decodeReview, type AdmissionRequest } from './review.js';
 import { denied, errored, resultLabel, type AdmissionResult } from './response.js';
 import type { WebhookMetrics } from '../metrics.js';
 import { encodeReview, JSON_CONTENT_TYPE } from './encode.js';
+import { readJsonBody, type JsonParser } from './body.js';
 
 /** Handlers are pure over the request; the route logs at the boundary with the review's identity (style P11). */
 export type AdmissionHandler = (req: AdmissionRequest) => AdmissionResult | Promise<AdmissionResult>;
@@ -50,6 +51,8 @@ function isResult(r: unknown): r is AdmissionResult {
   return typeof r === 'object' && r !== null && typeof (r as AdmissionResult).allowed === 'boolean';
 }
 
+const REASONS = { 400: 'Bad Request', 413: 'Payload Too Large', 415: 'Unsupported Media Type' } as const;
+
 export function registerAdmissionRoute(app: FastifyInstance, route: WebhookRoute, deps: { log: Logger; metrics: WebhookMetrics }): void {
   // One label object per result, built once: prom-client then only hashes it, instead of merging start and end labels.
   const labels = new Map<string, { webhook: string; result: string }>();
@@ -58,12 +61,17 @@ export function registerAdmissionRoute(app: FastifyInstance, route: WebhookRoute
     if (!l) labels.set(result, (l = { webhook: route.name, result }));
     return l;
   };
-  app.post(route.path, { bodyLimit: ADMISSION_BODY_LIMIT }, async (request, reply) => {
-    const decoded = decodeReview(request.body);
-    if (!decoded.ok) {
-      deps.metrics.admissionTotal.inc(labelsFor('malformed'));
-      return reply.code(400).send({ error: 'Bad Request', message: decoded.message });
-    }
+  // Fastify's own JSON parser, with the app's poisoning policy.
+  const parse = app.getDefaultJsonParser(app.initialConfig.onProtoPoisoning ?? 'error', app.initialConfig.onConstructorPoisoning ?? 'error') as JsonParser;
+
+  const refuse = (reply: FastifyReply, code: 400 | 413 | 415, message: string) => {
+    deps.metrics.admissionTotal.inc(labelsFor('malformed'));
+    return reply.code(code).send({ error: REASONS[code], message });
+  };
+
+  const admit = async (body: unknown, reply: FastifyReply) => {
+    const decoded = decodeReview(body);
+    if (!decoded.ok) return refuse(reply, 400, decoded.message);
     const { apiVersion, request: req } = decoded.review;
     // The review logger (pino serialises its bindings up front) is made only when a line is written: at info level an
     // admitted review writes none.
@@ -83,5 +91,19 @@ export function registerAdmissionRoute(app: FastifyInstance, route: WebhookRoute
       if (deps.log.isLevelEnabled('debug')) reviewLog(deps.log, route, req).debug({ result: label }, 'admitted');
     } else reviewLog(deps.log, route, req).info({ result: label, code: result.status?.code, message: result.status?.message }, 'refused');
     return reply.code(200).header('content-type', JSON_CONTENT_TYPE).send(encodeReview(apiVersion, req.uid, result));
+  };
+
+  app.route({
+    method: 'POST',
+    url: route.path,
+    // The hook reads the body (readJsonBody, which says why not Fastify's content-type parser) and answers; Fastify
+    // stops there, so neither its parser nor the handler below ever runs for this route.
+    onRequest: async (request, reply) => {
+      const read = await readJsonBody(request.raw, ADMISSION_BODY_LIMIT, parse);
+      return read.ok ? admit(read.body, reply) : refuse(reply, read.code, read.message);
+    },
+    handler: async () => {
+      throw new Error(`unreachable: the onRequest hook of ${route.path} answers every request`);
+    },
   });
 }

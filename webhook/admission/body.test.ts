@@ -1,0 +1,77 @@
+// readJsonBody over a real HTTP connection on loopback: chunked and sized bodies, limits, media types, bad JSON.
+import assert from 'node:assert/strict';
+import { createServer, request, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { test } from 'node:test';
+import Fastify from 'fastify';
+import { readJsonBody, type BodyResult, type JsonParser } from './body.js';
+
+const parse = Fastify().getDefaultJsonParser('error', 'error') as JsonParser;
+
+/** Sends `chunks` (chunked unless `length` is given) and returns what readJsonBody made of them on the server. */
+async function read(chunks: (string | Buffer)[], headers: Record<string, string>, limit = 64): Promise<BodyResult> {
+  let got: Promise<BodyResult> | undefined;
+  const server = createServer((req: IncomingMessage, res) => {
+    got = readJsonBody(req, limit, parse);
+    void got.then((r) => res.writeHead(r.ok ? 200 : r.code).end());
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const req = request({ host: '127.0.0.1', port: (server.address() as AddressInfo).port, method: 'POST', headers }, (res) => {
+        res.resume();
+        res.on('end', resolve);
+      });
+      req.on('error', reject);
+      for (const c of chunks) req.write(c);
+      req.end();
+    });
+    return await got!;
+  } finally {
+    server.close();
+  }
+}
+
+const json = { 'content-type': 'application/json' };
+
+test('a body in several chunks, a multi-byte character split between two of them, parses whole', async () => {
+  const bytes = Buffer.from('{"name":"ü😀"}');
+  const r = await read([bytes.subarray(0, 10), bytes.subarray(10, 12), bytes.subarray(12)], { ...json, 'content-type': 'application/json; charset=utf-8' });
+  assert.deepEqual(r, { ok: true, body: { name: 'ü😀' } });
+});
+
+test('a Content-Length over the limit is refused with 413 before reading', async () => {
+  const body = JSON.stringify({ x: 'y'.repeat(100) });
+  const r = await read([body], { ...json, 'content-length': String(Buffer.byteLength(body)) });
+  assert.equal(r.ok, false);
+  assert.equal(!r.ok && r.code, 413);
+});
+
+test('a chunked body growing over the limit is refused with 413, and the connection still gets its answer', async () => {
+  const r = await read(['{"x":"', 'y'.repeat(40), 'y'.repeat(40), '"}'], json);
+  assert.equal(!r.ok && r.code, 413);
+  assert.match(!r.ok ? r.message : '', /larger than 64 bytes/);
+});
+
+test('a body of exactly the limit is read', async () => {
+  const body = `{"x":"${'y'.repeat(64 - 8)}"}`;
+  assert.equal(Buffer.byteLength(body), 64);
+  assert.deepEqual(await read([body], json), { ok: true, body: { x: 'y'.repeat(56) } });
+});
+
+test('media types other than application/json, or none, are refused with 415', async () => {
+  for (const type of ['text/plain', 'application/jsonx', 'application/x-www-form-urlencoded']) {
+    const r = await read(['{}'], { 'content-type': type });
+    assert.equal(!r.ok && r.code, 415, type);
+  }
+  const none = await read(['{}'], {});
+  assert.equal(!none.ok && none.code, 415);
+});
+
+test('an empty body, bad JSON and a __proto__ key are refused with 400 by Fastify\'s parser', async () => {
+  for (const body of ['', '{"a":', '{"__proto__":{"polluted":1}}', '{"constructor":{"prototype":{"p":1}}}']) {
+    const r = await read(body ? [body] : [], json);
+    assert.equal(!r.ok && r.code, 400, JSON.stringify(body));
+  }
+  assert.equal(({} as Record<string, unknown>).polluted, undefined);
+});
