@@ -1,12 +1,14 @@
-// `npm run bench:admission [-- --rounds N] [-- --profile] [-- --no-pin]`: HTTPS load on 127.0.0.1 against
-// /mutate-pod of the real app (production handler table and logger, 100 SidecarSets cached, 10 matching the pod) and
-// against a bare allow-all Fastify over the same TLS material, both measured in the same run, alternating, so machine
-// noise hits both. Two shapes: a closed loop (saturation throughput and the ratio) and an open loop paced at
-// 1,000 req/s (latency at the issue's target rate, measured from the scheduled send time). With two or more CPUs and
-// taskset, both servers are pinned to CPU 0 and this load generator to CPU 1. Everything is bounded by request count
-// and time; the figures are printed, nothing is asserted about them.
+// `npm run bench:admission [-- --rounds N] [-- --profile] [-- --no-pin] [-- --sources]`: HTTPS load on 127.0.0.1
+// against /mutate-pod of the real app (production handler table and logger, 100 SidecarSets cached, 10 matching the
+// pod) and against a bare allow-all Fastify over the same TLS material, both measured in the same run, alternating, so
+// machine noise hits both. Both servers run as esbuild bundles under plain node, as the manager does (servers.ts).
+// Two shapes: a closed loop (saturation throughput and the ratio) and an open loop paced at 1,000 req/s (latency at
+// the issue's target rate, measured from the scheduled send time). With two or more CPUs and taskset, both servers are
+// pinned to CPU 0 and this load generator to CPU 1. Everything is bounded by request count and time; the figures are
+// printed, nothing is asserted about them.
 //   --profile: CPU-profile the kruise server during one more closed-loop phase and print where the time goes
-//   (--rounds 0 --profile: only that).
+//   (--rounds 0 --profile: only that). Profiles name project files only when the servers run from sources.
+//   --sources: run both servers from the TypeScript sources through tsx instead of the bundles.
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -19,7 +21,9 @@ import { formatHotSpots, hotSpots, type CpuProfile } from './profile.js';
 import { ask, serverCpuSeconds, startServer, type Mode, type Server } from './servers.js';
 import type { Summary } from './stats.js';
 
-const WARMUP = 1_000;
+// Until the JIT and the heap's young generation have settled: with 1,000 the first closed loop of a run was ~10%
+// slower than the next ones.
+const WARMUP = 10_000;
 const CLOSED = { concurrency: 32, count: 20_000, maxSeconds: 30 };
 const PACED = { rate: 1_000, count: 10_000, maxSeconds: 20, sockets: 64 };
 
@@ -30,6 +34,7 @@ const loadAtStart = loadavg()[0]!;
 const roundsArg = args.includes('--rounds') ? Number(args[args.indexOf('--rounds') + 1]) : 1;
 const rounds = Number.isInteger(roundsArg) && roundsArg >= 0 ? roundsArg : 1;
 const profile = args.includes('--profile');
+const fromSources = args.includes('--sources');
 
 function canPin(): boolean {
   if (args.includes('--no-pin') || cpus < 2) return false;
@@ -68,12 +73,12 @@ const now = new Date();
 const ca = generateCA(now);
 const tls = generateServingCert(ca, 'localhost', now);
 const bodies = Array.from({ length: 64 }, (_, i) => JSON.stringify(podReview(i)));
-const servers = [await startServer('bare', tls, pin ? '0' : undefined), await startServer('kruise', tls, pin ? '0' : undefined)];
+const servers = [await startServer('bare', tls, pin ? '0' : undefined, fromSources), await startServer('kruise', tls, pin ? '0' : undefined, fromSources)];
 const target = (s: Server): Target => ({ port: s.port, ca: ca.cert, path: '/mutate-pod', bodies });
 const rows: Row[] = [];
 let profileText = '';
 try {
-  for (const s of servers) await closedLoop(target(s), { concurrency: CLOSED.concurrency, count: WARMUP, maxSeconds: 10 });
+  for (const s of servers) await closedLoop(target(s), { concurrency: CLOSED.concurrency, count: WARMUP, maxSeconds: 20 });
   for (let round = 0; round < rounds; round++) {
     for (const s of servers) {
       const r = await withCpu(s, () => closedLoop(target(s), CLOSED));
@@ -98,6 +103,7 @@ try {
   const fmt = (n: number, d: number, w: number) => n.toFixed(d).padStart(w);
   const label = { bare: 'bare allow-all Fastify', kruise: 'kruise-ts /mutate-pod' };
   console.log(`admission benchmark: POST /mutate-pod, HTTPS keep-alive, 127.0.0.1, Node ${process.version}, ${cpus} CPUs, load average ${loadAtStart.toFixed(1)} at the start, ${loadavg()[0]!.toFixed(1)} at the end`);
+  console.log(`  servers: ${fromSources ? 'TypeScript sources through tsx (--sources)' : 'esbuild bundles under plain node, as the manager runs'}`);
   console.log(pin ? '  both servers pinned to CPU 0, load generator to CPU 1 (taskset)' : '  not pinned (taskset missing, one CPU, or --no-pin): client and servers share the CPUs');
   console.log(`  request ${Buffer.byteLength(bodies[0]!)} B (Deployment-style pod); kruise-ts: 100 SidecarSets cached, 10 match, reply ${replies[1]!.bytes} B; bare reply ${replies[0]!.bytes} B`);
   console.log(`  closed loop: ${CLOSED.count} requests after ${WARMUP} warm-up, ${CLOSED.concurrency} concurrent; paced: ${PACED.count} requests at ${PACED.rate}/s over ${PACED.sockets} connections, latency from the scheduled send time; connections opened before each phase`);

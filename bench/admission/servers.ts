@@ -1,7 +1,11 @@
-// The two servers of the admission benchmark (server.ts in child processes): started, asked for their CPU time and
-// profiles over IPC. Shared by run.ts (Node load generator) and vegeta.ts (Go load generator).
+// The two servers of the admission benchmark (server-bare.ts, server-kruise.ts in child processes): built as esbuild
+// bundles with the manager's own build options (scripts/bundles.ts) and run under plain node, as the manager
+// container runs dist/webhook/main.mjs; started, asked for their CPU time and profiles over IPC. Shared by run.ts
+// (Node load generator) and vegeta.ts (Go load generator).
 import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildEntry } from '../../scripts/bundles.js';
 
 export type Mode = 'bare' | 'kruise';
 
@@ -26,13 +30,22 @@ export function ask<T>(child: ChildProcess, msg: object, key: string): Promise<T
   });
 }
 
-/** Starts server.ts in `mode`, pinned to `cpu` with taskset when given. */
-export async function startServer(mode: Mode, tls: { key: string; cert: string }, cpu?: string): Promise<Server> {
-  const node = [process.execPath, '--import', 'tsx', fileURLToPath(new URL('./server.ts', import.meta.url))];
+const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const entry = (mode: Mode) => `bench/admission/server-${mode}.ts`;
+
+/** The server's bundle, built at each start into dist/bench/ (beside the manager's, git-ignored). */
+const bundled = (mode: Mode) => buildEntry(REPO_ROOT, entry(mode), join(REPO_ROOT, `dist/bench/admission-server-${mode}.mjs`));
+
+/**
+ * Starts the server for `mode`, pinned to `cpu` with taskset when given. `fromSources` runs the TypeScript through tsx
+ * instead of the bundle (CPU profiles then name project files; tsx adds its keepNames wrappers to the figures).
+ */
+export async function startServer(mode: Mode, tls: { key: string; cert: string }, cpu?: string, fromSources = false): Promise<Server> {
+  const node = fromSources ? [process.execPath, '--import', 'tsx', join(REPO_ROOT, entry(mode))] : [process.execPath, await bundled(mode)];
   const [cmd, ...rest] = cpu === undefined ? node : ['taskset', '-c', cpu, ...node];
   // stdout (the production logger's sink) is discarded; the port and CPU figures come over IPC.
   const child = spawn(cmd!, rest, { stdio: ['pipe', 'ignore', 'inherit', 'ipc'] });
-  child.stdin!.end(JSON.stringify({ mode, ...tls }));
+  child.stdin!.end(JSON.stringify(tls));
   return { mode, child, port: await ask<number>(child, {}, 'port') };
 }
 
