@@ -1,4 +1,4 @@
-// The two servers of the admission benchmark (server-bare.ts, server-kruise.ts in child processes): built as esbuild
+// The three servers of the admission benchmark (server-<mode>.ts in child processes): built as esbuild
 // bundles with the manager's own build options (scripts/bundles.ts) and run under plain node, as the manager
 // container runs dist/webhook/main.mjs; started, asked for their CPU time and profiles over IPC. Shared by run.ts
 // (Node load generator) and vegeta.ts (Go load generator).
@@ -7,7 +7,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildEntry } from '../../scripts/bundles.js';
 
-export type Mode = 'bare' | 'kruise';
+export type Mode = 'bare' | 'noop' | 'kruise';
+
+/** In the order they run each phase: the floor, the app's frame, the whole webhook. */
+export const MODES: readonly Mode[] = ['bare', 'noop', 'kruise'];
+
+export const LABEL: Record<Mode, string> = { bare: 'bare allow-all Fastify', noop: 'kruise-ts app, allow-all', kruise: 'kruise-ts /mutate-pod' };
 
 export interface Server {
   mode: Mode;

@@ -1,9 +1,9 @@
 // `npm run bench:admission:vegeta [-- --rounds N]`: the admission benchmark with a Go load generator (vegeta, built
 // from the Go module proxy into a cache outside the repo on first use) instead of Node's HTTPS client. Same servers
-// as run.ts (server.ts: the production app with 100 SidecarSets cached, 10 matching; a bare allow-all Fastify), same
-// request bodies. A generator that costs little per request and schedules sends on its own threads keeps its own
+// as run.ts (servers.ts: the production app with 100 SidecarSets cached, 10 matching; the app with an allow-all
+// handler; a bare allow-all Fastify), same request bodies. A generator that costs little per request and schedules sends on its own threads keeps its own
 // lateness out of the server's tail latency, which Node's single-threaded client cannot do at 1,000 req/s on a
-// loaded 2-core machine. Phases, alternating bare/kruise each round:
+// loaded 2-core machine. Phases, alternating the servers each round:
 //   paced:  1,000 req/s for 10 s (vegeta's constant-rate attack; latency from the request's send)
 //   closed: as fast as 32 workers go, for 10 s (saturation throughput; the throughput ratio)
 // Servers are pinned to CPU 0 and vegeta to CPU 1 when taskset exists. Figures are printed; nothing is asserted.
@@ -13,7 +13,7 @@ import { availableParallelism, homedir, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateCA, generateServingCert } from '../../certs/generate.js';
 import { podReview } from './fixtures.js';
-import { serverCpuSeconds, startServer, type Mode, type Server } from './servers.js';
+import { LABEL, MODES, serverCpuSeconds, startServer, type Mode, type Server } from './servers.js';
 
 const VEGETA = 'github.com/tsenart/vegeta/v12@v12.13.0';
 const PACED_RATE = 1_000;
@@ -92,7 +92,8 @@ interface Row {
 
 const bin = vegetaBinary();
 const loadAtStart = loadavg()[0]!;
-const servers = [await startServer('bare', tls, hasTaskset ? '0' : undefined), await startServer('kruise', tls, hasTaskset ? '0' : undefined)];
+const servers: Server[] = [];
+for (const mode of MODES) servers.push(await startServer(mode, tls, hasTaskset ? '0' : undefined));
 const rows: Row[] = [];
 try {
   for (const s of servers) await attack(bin, s, 'warmup');
@@ -106,7 +107,6 @@ try {
     }
   }
   const ms = (ns: number) => (ns / 1e6).toFixed(2).padStart(8);
-  const label = { bare: 'bare allow-all Fastify', kruise: 'kruise-ts /mutate-pod' };
   console.log(`admission benchmark (vegeta ${VEGETA.split('@')[1]}): POST /mutate-pod, HTTPS keep-alive, 127.0.0.1, Node ${process.version}, load average ${loadAtStart.toFixed(1)} at the start, ${loadavg()[0]!.toFixed(1)} at the end`);
   console.log(hasTaskset ? '  both servers pinned to CPU 0, vegeta to CPU 1 (taskset)' : '  not pinned: servers and vegeta share the CPUs');
   console.log(`  ${rounds} round(s) of: paced ${PACED_RATE} req/s for ${PHASE_SECONDS} s, closed loop with ${WORKERS} workers for ${PHASE_SECONDS} s`);
@@ -115,12 +115,13 @@ try {
     const busy = `${((100 * r.cpuSeconds) / PHASE_SECONDS).toFixed(0)}% core`;
     const perReq = `${((r.cpuSeconds * 1e6) / Math.max(1, r.report.requests)).toFixed(0)} µs`;
     const ok = `${(100 * r.report.success).toFixed(2)}% of ${r.report.requests}`;
-    console.log(`  ${r.phase.padEnd(8)} ${label[r.mode].padEnd(23)} ${r.report.throughput.toFixed(0).padStart(7)} ${ms(r.report.latencies['50th'])} ${ms(r.report.latencies['99th'])} ${ms(r.report.latencies.max)} ${busy.padStart(11)} ${perReq.padStart(9)}  ${ok}`);
+    console.log(`  ${r.phase.padEnd(8)} ${LABEL[r.mode].padEnd(23)} ${r.report.throughput.toFixed(0).padStart(7)} ${ms(r.report.latencies['50th'])} ${ms(r.report.latencies['99th'])} ${ms(r.report.latencies.max)} ${busy.padStart(11)} ${perReq.padStart(9)}  ${ok}`);
   }
   const closed = rows.filter((r) => r.phase === 'closed');
   const sum = (mode: Mode, f: (r: Row) => number) => closed.filter((r) => r.mode === mode).reduce((a, r) => a + f(r), 0);
   const cpuPerReq = (mode: Mode) => sum(mode, (r) => r.cpuSeconds) / sum(mode, (r) => r.report.requests);
-  console.log(`  throughput ratio kruise/bare (closed loop) = ${(sum('kruise', (r) => r.report.throughput) / sum('bare', (r) => r.report.throughput)).toFixed(3)}; server CPU per request ratio bare/kruise = ${(cpuPerReq('bare') / cpuPerReq('kruise')).toFixed(3)}`);
+  const ratio = (a: Mode, b: Mode) => `${a}/${b} ${(sum(a, (r) => r.report.throughput) / sum(b, (r) => r.report.throughput)).toFixed(3)} (CPU per request ${b}/${a} ${(cpuPerReq(b) / cpuPerReq(a)).toFixed(3)})`;
+  console.log(`  throughput ratios (closed loop): ${ratio('kruise', 'bare')}; ${ratio('kruise', 'noop')}; ${ratio('noop', 'bare')}`);
   const worstP99 = Math.max(...rows.filter((r) => r.phase === 'paced' && r.mode === 'kruise').map((r) => r.report.latencies['99th']));
   console.log(`  kruise-ts p99 at ${PACED_RATE} req/s, worst round: ${(worstP99 / 1e6).toFixed(2)} ms`);
   for (const r of rows) if (r.report.errors?.length) console.log(`  ${r.mode} ${r.phase} errors: ${r.report.errors.slice(0, 3).join('; ')}`);
