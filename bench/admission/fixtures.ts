@@ -1,6 +1,8 @@
 // Realistic inputs for the admission benchmark: a Deployment-style pod and 100 SidecarSets of which 10 select it.
 import type { Pod } from '../../shared/api/meta.js';
 import type { SidecarSet } from '../../shared/api/sidecarset.js';
+import { admissionCaches, staticCache } from '../../webhook/caches.js';
+import type { RouteDeps } from '../../webhook/handlers/index.js';
 
 export function sidecarSets(total = 100, matching = 10): SidecarSet[] {
   return Array.from({ length: total }, (_, i) => {
@@ -107,5 +109,23 @@ export function podReview(index: number) {
       dryRun: false,
       options: { apiVersion: 'meta.k8s.io/v1', kind: 'CreateOptions' },
     },
+  };
+}
+
+/** The handler table's dependencies for the benchmarks: 100 SidecarSets (10 matching) in static caches, no API server. */
+export function routeDeps(now: () => Date): RouteDeps {
+  return {
+    caches: admissionCaches(
+      {
+        sidecarSets: staticCache(sidecarSets(100, 10) as never[]),
+        namespaces: staticCache([{ metadata: { name: 'default', labels: { 'kubernetes.io/metadata.name': 'default' } } }]),
+        revisions: staticCache([]),
+        configMaps: staticCache([]),
+      },
+      { fetchPod: async () => undefined, fetchNode: async () => undefined },
+    ),
+    gates: { KruiseDaemon: true, ImagePullJobGate: true, ResourceDistributionGate: false, SidecarSetPatchPodMetadataDefaultsAllowed: false },
+    now,
+    random: Math.random,
   };
 }

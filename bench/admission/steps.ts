@@ -12,11 +12,10 @@ import { diffOps, diffToPatch, opsJson } from '../../webhook/admission/patch.js'
 import { patched } from '../../webhook/admission/response.js';
 import { decodeReview, type AdmissionRequest } from '../../webhook/admission/review.js';
 import { buildApp } from '../../webhook/app.js';
-import { admissionCaches, staticCache } from '../../webhook/caches.js';
 import { decodeRequestObjects } from '../../webhook/handlers/common.js';
-import { makeRoutes, podInjectionContext, type RouteDeps } from '../../webhook/handlers/index.js';
+import { makeRoutes, podInjectionContext } from '../../webhook/handlers/index.js';
 import { createMetrics } from '../../webhook/metrics.js';
-import { podReview, sidecarSets } from './fixtures.js';
+import { podReview, routeDeps } from './fixtures.js';
 
 const cpuNow = () => {
   const u = process.cpuUsage();
@@ -47,20 +46,7 @@ async function benchAsync(name: string, fn: () => Promise<unknown>, n = 500): Pr
   return best;
 }
 
-const deps: RouteDeps = {
-  caches: admissionCaches(
-    {
-      sidecarSets: staticCache(sidecarSets(100, 10) as never[]),
-      namespaces: staticCache([{ metadata: { name: 'default', labels: { 'kubernetes.io/metadata.name': 'default' } } }]),
-      revisions: staticCache([]),
-      configMaps: staticCache([]),
-    },
-    { fetchPod: async () => undefined, fetchNode: async () => undefined },
-  ),
-  gates: { KruiseDaemon: true, ImagePullJobGate: true, ResourceDistributionGate: false, SidecarSetPatchPodMetadataDefaultsAllowed: false },
-  now: () => new Date('2026-01-02T03:04:05Z'),
-  random: Math.random,
-};
+const deps = routeDeps(() => new Date('2026-01-02T03:04:05Z'));
 const body = JSON.stringify(podReview(1));
 const review = JSON.parse(body) as { apiVersion: string; request: AdmissionRequest };
 const req = review.request;
