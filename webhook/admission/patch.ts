@@ -31,11 +31,13 @@ function diffValue(a: unknown, b: unknown, path: string, ops: PatchOp[]): void {
   // Same-length arrays (a changed env value, a container replaced in place) get element ops; a grown array that only
   // gained elements gets one add per new element; any other grown or shrunk array is replaced whole, which is one op
   // instead of one per shifted element.
-  if (Array.isArray(a) && Array.isArray(b) && a.length === b.length) {
-    for (let i = 0; i < a.length; i++) diffValue(a[i] ?? null, b[i] ?? null, `${path}/${i}`, ops);
-    return;
+  if (Array.isArray(a) && Array.isArray(b)) {
+    if (a.length === b.length) {
+      for (let i = 0; i < a.length; i++) diffValue(a[i] ?? null, b[i] ?? null, `${path}/${i}`, ops);
+      return;
+    }
+    if (a.length < b.length && insertions(a, b, path, ops)) return;
   }
-  if (Array.isArray(a) && Array.isArray(b) && a.length < b.length && insertions(a, b, path, ops)) return;
   // Arrays of another length, or an object against an array, are never the same JSON; only primitives need the check.
   const primitive = typeof a !== 'object' || a === null || typeof b !== 'object' || b === null;
   if (!primitive || !jsonEqual(a, b)) ops.push({ op: 'replace', path, value: b });
