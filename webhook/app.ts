@@ -20,7 +20,8 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     loggerInstance: deps.log,
     // route.ts logs each review with its identity bindings; Fastify's per-request lines would only add noise.
     disableRequestLogging: true,
-    // Admission bodies are arbitrary Kubernetes objects; a __proto__ key there is an attack, not data.
+    // Admission bodies are arbitrary Kubernetes objects; a __proto__ key there is an attack, not data. The admission
+    // routes parse with this policy too (getDefaultJsonParser from initialConfig, admission/route.ts).
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
     ...(deps.tls ? { https: { key: deps.tls.key, cert: deps.tls.cert } } : {}),
@@ -34,8 +35,8 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   }
   registerHealthRoutes(app, deps);
 
-  // Errors Fastify raises before our handler runs (bad JSON, wrong content type, body too large) keep their 4xx
-  // status; anything else is ours and is reported without leaking internals.
+  // Errors Fastify raises before a handler runs keep their 4xx status (the admission routes answer their own body
+  // errors, admission/body.ts); anything else is ours and is reported without leaking internals.
   app.setErrorHandler((err: { statusCode?: number; message: string }, _request, reply) => {
     const code = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
     if (code === 500) deps.log.error({ err }, 'unhandled error in webhook server');

@@ -24,7 +24,7 @@ export interface WebhookRoute {
 /**
  * The apiserver caps a request at etcd's 1.5 MiB object size, and an AdmissionReview can carry both object and
  * oldObject, each JSON-encoded (controller-runtime's maxRequestSize reasoning arrives at 7 MiB with margin for
- * encoding overhead). Fastify's 1 MiB default would reject legitimate large pods/ConfigMaps with 413.
+ * encoding overhead). readJsonBody enforces it; Fastify's 1 MiB default would have refused large pods/ConfigMaps.
  */
 export const ADMISSION_BODY_LIMIT = 7 * 1024 * 1024;
 
