@@ -7,7 +7,6 @@
 // so the bundle is tested too. Pulls that must stay in flight go through a gate proxy the test opens, so nothing
 // depends on timing.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
@@ -20,6 +19,7 @@ import { loadKubeConfig } from '../shared/kube/client.js';
 import { resources } from '../shared/kube/resources.js';
 import { makeRest } from '../shared/kube/rest.js';
 import { CriNodeStandin } from './harness/cri-node-standin.js';
+import { buildBundles } from '../scripts/bundles.js';
 import { ensureNode, REPO_ROOT, startDaemon, type NodeDaemon } from './harness/daemon.js';
 import { eventually, getJson, kubectl, kubectlOk, stack } from './harness/kube.js';
 import { KubeletCri, startGateProxy, startRuntimeEnv, trustRegistry, type GateProxy, type Registry, type RuntimeEnv } from './harness/runtime/index.js';
@@ -86,7 +86,7 @@ describe('kruise-daemon on a real node runtime', { skip: typeof s === 'string' ?
     for (const [name, password] of [['regcred', RIGHT.password], ['badcred', WRONG_PASSWORD]]) {
       kubectlOk(['create', 'secret', 'docker-registry', name, '-n', 'kruise-daemon-config', `--docker-server=${secured.host}`, `--docker-username=${RIGHT.username}`, `--docker-password=${password}`]);
     }
-    execFileSync('npm', ['run', '--silent', 'build:daemon'], { cwd: REPO_ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+    await buildBundles(REPO_ROOT, ['daemon']);
     daemon = await start();
   });
 

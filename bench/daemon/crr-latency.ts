@@ -88,7 +88,7 @@ async function bench(): Promise<void> {
     const nodeArgs = deployedNodeFlags();
     // Trace level: the daemon logs each CRR watch event ('CRR event') and each StopContainer ('stopping container').
     daemon = await startDaemon({ kubeconfig: process.env.KUBECONFIG!, nodeName: NODE, criEndpoint: env.containerd.socket, logDir: dir,
-      bundle: buildDaemonBundle(), nodeArgs, env: { LOG_LEVEL: 'trace' } });
+      bundle: await buildDaemonBundle(), nodeArgs, env: { LOG_LEVEL: 'trace' } });
 
     // Baseline: StopContainer straight through CRI, on a pod the daemon never acts on.
     const direct: number[] = [];

@@ -1,11 +1,10 @@
 // What the DaemonSet runs, read from manifests/base/daemon.yaml, so benchmarks measure the deployed command line.
-import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import yaml from 'js-yaml';
 import { REPO_ROOT } from '../../e2e/harness/daemon.js';
+import { buildBundles } from '../../scripts/bundles.js';
 
-export const DAEMON_BUNDLE = join(REPO_ROOT, 'dist/daemon/main.mjs');
 
 /** The node flags of the DaemonSet's command (`node <flags…> dist/daemon/main.mjs`). */
 export function deployedNodeFlags(): string[] {
@@ -15,8 +14,8 @@ export function deployedNodeFlags(): string[] {
   return command.slice(1, -1);
 }
 
-/** `npm run build:daemon`: the bundle benchmarks start. */
-export function buildDaemonBundle(): string {
-  execFileSync('npm', ['run', '--silent', 'build:daemon'], { cwd: REPO_ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
-  return DAEMON_BUNDLE;
+/** The daemon's bundle, as `npm run build:daemon` builds it: what the benchmarks start. */
+export async function buildDaemonBundle(): Promise<string> {
+  const [built] = await buildBundles(REPO_ROOT, ['daemon']);
+  return built!.file;
 }

@@ -96,8 +96,8 @@ async function main(): Promise<void> {
     cleanups.push(async () => cri.close());
     // One throwaway pull so neither side pays for containerd's first registry contact.
     await pullWithCtr(env.containerd.socket, [`${env.registry.host}/pause:3.10`]);
-    say('bundling the daemon (npm run build:daemon)');
-    const bundle = buildDaemonBundle();
+    say('bundling the daemon (as npm run build:daemon)');
+    const bundle = await buildDaemonBundle();
 
     const variants: Variant[] = [];
     let version = 0;

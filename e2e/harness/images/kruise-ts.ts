@@ -12,7 +12,8 @@ import { createHash } from 'node:crypto';
 import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { promisify } from 'node:util';
-import { BUNDLE_GROUPS, BUNDLES, buildBundles } from '../../../scripts/bundles.js';
+import { BUNDLES } from '../../../scripts/bundles.js';
+import { bundlesBuilt } from '../cluster/manager-command.js';
 import { defaultImageCacheDir, pushImage, type BuiltImage } from '../runtime/image.js';
 
 const run = promisify(execFile);
@@ -116,7 +117,7 @@ function pruneStale(cacheDir: string, keep: string[], maxAgeMs = 24 * 3600_000):
 export async function buildKruiseTsImage(repoRoot: string, cacheDir = defaultImageCacheDir()): Promise<BuiltImage> {
   mkdirSync(cacheDir, { recursive: true });
   const runtime = await buildRuntimeLayout(repoRoot, cacheDir);
-  await buildBundles(repoRoot, BUNDLE_GROUPS.all!);
+  await bundlesBuilt(repoRoot);
   const files = [...appFiles(repoRoot), ...BUNDLE_FILES];
   const appKey = createHash('sha256').update(hashFiles(files, repoRoot)).update(JSON.stringify(CONFIG_ARGS)).digest('hex').slice(0, 16);
   const layout = join(cacheDir, `kruise-ts-${relative(cacheDir, runtime).slice('kruise-ts-runtime-'.length)}-${appKey}`);
