@@ -5,7 +5,6 @@ import yaml from 'js-yaml';
 import { REPO_ROOT } from '../../e2e/harness/daemon.js';
 import { buildBundles } from '../../scripts/bundles.js';
 
-
 /** The node flags of the DaemonSet's command (`node <flags…> dist/daemon/main.mjs`). */
 export function deployedNodeFlags(): string[] {
   const ds = yaml.load(readFileSync(join(REPO_ROOT, 'manifests/base/daemon.yaml'), 'utf8')) as { spec: { template: { spec: { containers: Array<{ name: string; command: string[] }> } } } };
