@@ -4,6 +4,12 @@
 #   bash e2e/cluster.sh up     the same without the demo
 #   bash e2e/cluster.sh down   stop it and remove its files
 #   bash e2e/cluster.sh run -- CMD...   start, run CMD with KUBECONFIG set, always stop
+# up, demo and run first install what they need (e2e/setup.sh: apt packages, npm ci, the Go build), so either
+# Quick start command works first on a fresh clone; KRUISE_TS_SETUP_DONE=1 skips that when a caller just ran it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+case "${1:-}" in
+  up|demo|run) [ "${KRUISE_TS_SETUP_DONE:-0}" = 1 ] || bash e2e/setup.sh ;;
+  down) [ -d node_modules/tsx ] || { echo "[cluster] nothing to stop: no node_modules (no cluster was started from this clone)" >&2; exit 0; } ;;
+esac
 exec node --import tsx e2e/harness/cli.ts "$@"
