@@ -77,3 +77,12 @@ export async function buildEntry(repoRoot: string, entry: string, outfile: strin
   for (const o of result.outputFiles ?? []) writeAtomic(o.path, o.contents);
   return outfile;
 }
+
+const builtOnce = new Map<string, Promise<unknown>>();
+
+/** Every bundle of the checkout at `repoRoot`, built once per process: the harness's host processes and the image share it. */
+export function bundlesBuilt(repoRoot: string): Promise<unknown> {
+  let built = builtOnce.get(repoRoot);
+  if (!built) builtOnce.set(repoRoot, built = buildBundles(repoRoot, BUNDLE_GROUPS.all!));
+  return built;
+}

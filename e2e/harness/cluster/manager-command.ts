@@ -2,20 +2,11 @@
 // bundles (dist/webhook/main.mjs, dist/controller/main.mjs), built once per process with the image's, so the e2e
 // suite tests what is deployed. KRUISE_TS_FROM_SOURCES=1 runs the TypeScript sources through tsx instead.
 import { join } from 'node:path';
-import { BUNDLE_GROUPS, BUNDLES, buildBundles } from '../../../scripts/bundles.js';
+import { BUNDLES, bundlesBuilt } from '../../../scripts/bundles.js';
 
 export type ManagerApp = 'webhook' | 'controller';
 
-const builds = new Map<string, Promise<unknown>>();
-
 export const fromSources = (env: Record<string, string | undefined> = process.env) => env.KRUISE_TS_FROM_SOURCES === '1';
-
-/** Every bundle of the checkout at `repoRoot`, built once per process: the host processes and the image share it. */
-export function bundlesBuilt(repoRoot: string): Promise<unknown> {
-  let built = builds.get(repoRoot);
-  if (!built) builds.set(repoRoot, built = buildBundles(repoRoot, BUNDLE_GROUPS.all!));
-  return built;
-}
 
 /** The node arguments that run `app` of the checkout at `repoRoot`. */
 export async function managerArgs(repoRoot: string, app: ManagerApp): Promise<string[]> {
