@@ -2,6 +2,7 @@
 // Env names follow OpenKruise's webhook-controller (spec/webhooks.md §6) so existing Helm values keep their meaning.
 import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
+import { parseFeatureGates, type FeatureGate } from './feature-gates.js';
 
 const Env = Type.Object({
   POD_NAMESPACE: Type.String({ minLength: 1, default: 'kruise-system' }),
@@ -52,6 +53,8 @@ export interface Config {
   readonly kubeconfig: string | undefined;
   readonly logLevel: ParsedEnv['LOG_LEVEL'];
   readonly featureGates: Readonly<Record<FeatureGate, boolean>>;
+  /** Upstream gates FEATURE_GATES names that kruise-ts has no feature for (`Name=value`), for one warning at start. */
+  readonly unimplementedGates: readonly string[];
   /** This replica's pod name (downward API); the leader-election identity is derived from it. */
   readonly podName: string | undefined;
   /** Off only for a single-replica manager (tests, benchmarks): controllers then run without a Lease. */
@@ -67,14 +70,7 @@ export interface Config {
   readonly defaultTtlSecondsForAlwaysNodeImage: number;
 }
 
-/** Gates consulted by the admission handlers and the controllers; defaults follow the Kruise Helm chart (spec §5). */
-export type FeatureGate = 'KruiseDaemon' | 'ImagePullJobGate' | 'ResourceDistributionGate' | 'SidecarSetPatchPodMetadataDefaultsAllowed';
-const gateDefaults: Record<FeatureGate, boolean> = {
-  KruiseDaemon: true,
-  ImagePullJobGate: true,
-  ResourceDistributionGate: false,
-  SidecarSetPatchPodMetadataDefaultsAllowed: false,
-};
+export type { FeatureGate } from './feature-gates.js';
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -93,21 +89,8 @@ export function parseRenewBefore(s: string): number {
   return Number(m[1]) * days * DAY_MS;
 }
 
-function parseGates(s: string, problems: string[]): Record<FeatureGate, boolean> {
-  const gates = { ...gateDefaults };
-  for (const part of s.split(',').map((p) => p.trim()).filter(Boolean)) {
-    const [name, value] = part.split('=');
-    if (!name || !(name in gateDefaults) || (value !== 'true' && value !== 'false')) {
-      problems.push(`FEATURE_GATES: cannot use ${JSON.stringify(part)} (known gates: ${Object.keys(gateDefaults).join(', ')}; want Name=true|false)`);
-      continue;
-    }
-    gates[name as FeatureGate] = value === 'true';
-  }
-  return gates;
-}
-
 /** Validates the known keys and applies schema defaults; every problem is collected, none thrown. */
-function parseEnv(env: Record<string, string | undefined>): { e: ParsedEnv; featureGates: Record<FeatureGate, boolean>; problems: string[] } {
+function parseEnv(env: Record<string, string | undefined>): { e: ParsedEnv; featureGates: Record<FeatureGate, boolean>; unimplementedGates: readonly string[]; problems: string[] } {
   const picked: Record<string, unknown> = {};
   for (const key of Object.keys(Env.properties)) {
     const v = env[key];
@@ -116,8 +99,9 @@ function parseEnv(env: Record<string, string | undefined>): { e: ParsedEnv; feat
   const converted = Value.Default(Env, Value.Convert(Env, picked));
   const problems = [...Value.Errors(Env, converted)].map((e) => `${e.path.slice(1) || '(root)'}: ${e.message} (got ${JSON.stringify(e.value)})`);
   const e = converted as ParsedEnv;
-  const featureGates = parseGates(typeof e.FEATURE_GATES === 'string' ? e.FEATURE_GATES : '', problems);
-  return { e, featureGates, problems };
+  const gates = parseFeatureGates(typeof e.FEATURE_GATES === 'string' ? e.FEATURE_GATES : '');
+  problems.push(...gates.problems);
+  return { e, featureGates: gates.gates, unimplementedGates: Object.freeze(gates.unimplemented), problems };
 }
 
 /**
@@ -136,7 +120,7 @@ export function configOrExit<T>(load: (env: Record<string, string | undefined>) 
 
 /** Reads only the keys it knows; throws ConfigError listing every problem at once. */
 export function loadConfig(env: Record<string, string | undefined>): Config {
-  const { e, featureGates, problems } = parseEnv(env);
+  const { e, featureGates, unimplementedGates, problems } = parseEnv(env);
   if (problems.length) throw new ConfigError(problems);
   return Object.freeze({
     namespace: e.POD_NAMESPACE,
@@ -153,6 +137,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     kubeconfig: e.KUBECONFIG,
     logLevel: e.LOG_LEVEL,
     featureGates: Object.freeze(featureGates),
+    unimplementedGates,
     podName: e.POD_NAME,
     leaderElect: e.LEADER_ELECT,
     leaderElectionId: e.LEADER_ELECTION_ID,

@@ -1,0 +1,33 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { GATE_DEFAULTS, parseFeatureGates } from './feature-gates.js';
+
+const cases: { name: string; value: string; gates?: Partial<Record<keyof typeof GATE_DEFAULTS, boolean>>; unimplemented?: string[]; problem?: RegExp }[] = [
+  { name: 'empty keeps the chart defaults', value: '', gates: GATE_DEFAULTS },
+  { name: 'a gate kruise-ts has is set', value: 'ResourceDistributionGate=true', gates: { ResourceDistributionGate: true } },
+  { name: 'spaces and case of the value are tolerated', value: ' ResourceDistributionGate = True , KruiseDaemon=FALSE', gates: { ResourceDistributionGate: true, KruiseDaemon: false } },
+  { name: 'an upstream gate kruise-ts does not have is accepted and reported', value: 'WorkloadSpread=false,CloneSetShortHash=true', gates: GATE_DEFAULTS, unimplemented: ['WorkloadSpread=false', 'CloneSetShortHash=true'] },
+  { name: 'the v1.9 gates are known', value: 'EnableSortSidecarContainerByName=true,InPlacePodVerticalScaling=true', unimplemented: ['EnableSortSidecarContainerByName=true', 'InPlacePodVerticalScaling=true'] },
+  { name: 'a name no OpenKruise version knows is refused', value: 'NoSuchGate=true', problem: /unrecognized feature gate: NoSuchGate/ },
+  { name: 'a value other than true/false is refused', value: 'KruiseDaemon=yes', problem: /invalid value of KruiseDaemon=yes/ },
+  { name: 'KruiseDaemon=false forces ImagePullJobGate off, as upstream', value: 'KruiseDaemon=false', gates: { KruiseDaemon: false, ImagePullJobGate: false } },
+  { name: 'KruiseDaemon=false wins over an explicit ImagePullJobGate=true', value: 'ImagePullJobGate=true,KruiseDaemon=false', gates: { ImagePullJobGate: false } },
+  { name: 'PodWebhook=false forces SidecarSetPatchPodMetadataDefaultsAllowed off', value: 'PodWebhook=false,SidecarSetPatchPodMetadataDefaultsAllowed=true', gates: { SidecarSetPatchPodMetadataDefaultsAllowed: false }, unimplemented: ['PodWebhook=false'] },
+  { name: 'a pre-download gate turns ImagePullJobGate on', value: 'ImagePullJobGate=false,PreDownloadImageForInPlaceUpdate=true', gates: { ImagePullJobGate: true }, unimplemented: ['PreDownloadImageForInPlaceUpdate=true'] },
+  { name: 'AllAlpha=true turns the alpha gates on', value: 'AllAlpha=true', gates: { ResourceDistributionGate: true, SidecarSetPatchPodMetadataDefaultsAllowed: true } },
+  { name: 'AllBeta=false turns the beta gates off', value: 'AllBeta=false', gates: { KruiseDaemon: false, ImagePullJobGate: false } },
+];
+
+for (const tc of cases) {
+  test(tc.name, () => {
+    const r = parseFeatureGates(tc.value);
+    if (tc.problem) {
+      assert.equal(r.problems.length, 1);
+      assert.match(r.problems[0]!, tc.problem);
+      return;
+    }
+    assert.deepEqual(r.problems, []);
+    for (const [k, v] of Object.entries(tc.gates ?? {})) assert.equal(r.gates[k as keyof typeof GATE_DEFAULTS], v, k);
+    assert.deepEqual(r.unimplemented, tc.unimplemented ?? []);
+  });
+}
