@@ -1,7 +1,7 @@
 // Reading and writing the manifests the offline CLI works on: multi-document YAML or JSON, from files or stdin.
 import yaml from 'js-yaml';
 import { AliasBudgetError, aliasBudget, aliasListener } from './aliases.js';
-import { shapeProblem, unsharedCopy } from './shape.js';
+import { printBudget, shapeProblem, unsharedCopy } from './shape.js';
 
 export interface KubeDocument {
   apiVersion?: string;
@@ -50,20 +50,22 @@ function parseError(err: unknown, source: string): InputError {
 export function parseDocuments(text: string, source: string): KubeDocument[] {
   let docs: unknown[];
   try {
-    docs = yaml.loadAll(text, undefined, { filename: source, schema, listener: aliasListener(aliasBudget(text.length)) as never });
+    docs = yaml.loadAll(text, undefined, { schema, listener: aliasListener(aliasBudget(text.length)) as never });
   } catch (err) {
     throw parseError(err, source);
   }
   const out: KubeDocument[] = [];
+  const budget = printBudget(text.length);
   docs.forEach((doc, i) => {
     if (doc === null || doc === undefined) return;
     const where = `${source}: document ${i + 1}`;
-    const copy = unsharedCopy(doc);
+    const copy = unsharedCopy(doc, budget);
     if (!copy.ok) throw new InputError(`${where}: ${copy.problem}`);
-    const problem = shapeProblem(copy.value);
-    if (problem) throw new InputError(`${where}: ${problem}`);
     const obj = copy.value as KubeDocument;
-    if (obj.kind !== 'List') {
+    // A List wrapper is read for its items only; kubectl does not insist on its apiVersion either.
+    if (typeof obj !== 'object' || Array.isArray(obj) || obj.kind !== 'List') {
+      const problem = shapeProblem(obj);
+      if (problem) throw new InputError(`${where}: ${problem}`);
       out.push(obj);
       return;
     }
