@@ -111,6 +111,11 @@ const rows: Row[] = [
   ...bothCommands({ name: 'a scalar document', stdin: `${pod()}---\n42\n`, code: 1, stdout: '', stderr: /^-: document 2: not a Kubernetes object \(got number 42;/ }),
   ...bothCommands({ name: 'a non-string metadata.name', stdin: 'apiVersion: v1\nkind: Pod\nmetadata: {name: [a]}\n', code: 1, stdout: '', stderr: '-: document 1: metadata.name must be a string (got a list)\n' }),
   ...bothCommands({ name: 'an unquoted timestamp annotation stays a string, as kubectl reads it', stdin: pod().replace('{name: p}', '{name: p, annotations: {at: 2024-01-02}}'), code: 0, stderr: '', validate: { stdout: 'allowed Pod/p\n' }, inject: { stdout: /"at": "2024-01-02"/ } }),
+  ...bothCommands({
+    name: 'a YAML 1.1 octal mode (0644) is 420, as kubectl reads it', code: 0, stderr: '',
+    stdin: pod('  volumes: [{name: v, secret: {secretName: s, defaultMode: 0644}}]\n'),
+    validate: { stdout: 'allowed Pod/p\n' }, inject: { stdout: /"defaultMode": 420\b/ },
+  }),
   ...bothCommands({ name: '!!binary is refused, saying why', stdin: pod().replace('{name: p}', '{name: !!binary aGVsbG8=}'), code: 1, stdout: '', stderr: /^-: not valid YAML or JSON: unknown tag !<tag:yaml\.org,2002:binary> \(3:35\): !!binary is not supported; give the value as a \(base64\) string\n$/ }),
   ...bothCommands({ name: 'a __proto__ key is refused, as the webhook refuses it', stdin: pod('  __proto__: {x: 1}\n').replace('spec:\n  containers: [{name: a, image: x}]\n', 'spec:\n  containers: [{name: a, image: x}]\n'), code: 1, stdout: '', stderr: '-: document 1: spec.__proto__: a "__proto__" key is not allowed\n' }),
   ...bothCommands({ name: 'a constructor.prototype key is refused', stdin: pod('  constructor: {prototype: {x: 1}}\n'), code: 1, stdout: '', stderr: '-: document 1: spec.constructor: a "constructor" mapping with a "prototype" key is not allowed\n' }),

@@ -2,6 +2,7 @@
 import yaml from 'js-yaml';
 import { AliasBudgetError, aliasBudget, aliasListener } from './aliases.js';
 import { printBudget, shapeProblem, unsharedCopy } from './shape.js';
+import { kubectlSchema } from './yaml-schema.js';
 
 export interface KubeDocument {
   apiVersion?: string;
@@ -14,13 +15,6 @@ export interface KubeDocument {
 export class InputError extends Error {
   override name = 'InputError';
 }
-
-/**
- * YAML as kubectl reads it where js-yaml's default differs: timestamps stay strings (an unquoted date in an
- * annotation is a string to kubectl, whose YAML decoder keeps timestamps as strings), and no !!binary, !!omap,
- * !!pairs or !!set (no Kubernetes field takes them). Merge keys (`<<`) stay.
- */
-const schema = yaml.CORE_SCHEMA.extend({ implicit: [(yaml as unknown as { types: { merge: yaml.Type } }).types.merge] });
 
 /** Decodes a source's bytes as UTF-8 (dropping a byte-order mark), refusing bytes that are not. */
 export function decodeUtf8(bytes: string | Uint8Array, source: string): string {
@@ -50,7 +44,7 @@ function parseError(err: unknown, source: string): InputError {
 export function parseDocuments(text: string, source: string): KubeDocument[] {
   let docs: unknown[];
   try {
-    docs = yaml.loadAll(text, undefined, { schema, listener: aliasListener(aliasBudget(text.length)) as never });
+    docs = yaml.loadAll(text, undefined, { schema: kubectlSchema, listener: aliasListener(aliasBudget(text.length)) as never });
   } catch (err) {
     throw parseError(err, source);
   }
