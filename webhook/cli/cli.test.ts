@@ -63,6 +63,15 @@ test('inject reads standard input and passes documents that are neither pods nor
   assert.deepEqual(docs[1].spec.containers.map((c: any) => c.name), ['a']);
 });
 
+test('--help prints the usage on stdout, saying inject passes other documents through, and exits 0', async () => {
+  for (const args of [['--help'], ['-h'], ['inject', '--help']]) {
+    const r = await cli(args);
+    assert.equal(r.code, 0, args.join(' '));
+    assert.equal(r.stderr, '');
+    assert.match(r.stdout, /^usage:\n.*every other document passes through unchanged/s);
+  }
+});
+
 test('unreadable or malformed input exits 1 with a message', async () => {
   const missing = await cli(['inject', '-f', '/nonexistent/file.yaml']);
   assert.equal(missing.code, 1);

@@ -13,8 +13,10 @@ most 8 times the input (at least 1 MB); duplicate keys, !!binary and __proto__ k
 
 interface Args { command: string; files: string[]; output: OutputFormat }
 
-function parseArgs(argv: string[]): Args {
+/** The arguments, or 'help' for -h/--help (printed to stdout, exit 0, like kubectl). */
+function parseArgs(argv: string[]): Args | 'help' {
   const [command, ...rest] = argv;
+  if (command === '-h' || command === '--help' || command === 'help') return 'help';
   if (command !== 'inject' && command !== 'validate') throw new InputError(command ? `unknown command ${JSON.stringify(command)}\n${usage}` : usage);
   const args: Args = { command, files: [], output: 'yaml' };
   for (let i = 0; i < rest.length; i++) {
@@ -30,7 +32,7 @@ function parseArgs(argv: string[]): Args {
       const o = value();
       if (o !== 'yaml' && o !== 'json') throw new InputError(`-o must be yaml or json, not ${JSON.stringify(o)}`);
       args.output = o;
-    } else if (a === '-h' || a === '--help') throw new InputError(usage);
+    } else if (a === '-h' || a === '--help') return 'help';
     else throw new InputError(`unknown argument ${JSON.stringify(a)}\n${usage}`);
   }
   if (args.files.length === 0) throw new InputError(`no input: give at least one -f FILE\n${usage}`);
@@ -118,6 +120,10 @@ async function validate(docs: KubeDocument[], io: Io): Promise<number> {
 export async function runCli(argv: string[], io: Io): Promise<number> {
   try {
     const args = parseArgs(argv);
+    if (args === 'help') {
+      io.stdout(`${usage}\n`);
+      return 0;
+    }
     const docs = args.files.flatMap((f) => parseDocuments(readSource(f, io.stdin), f));
     return args.command === 'inject' ? await inject(docs, args.output, io) : await validate(docs, io);
   } catch (err) {
