@@ -16,10 +16,17 @@ async function cli(args: string[], stdin = '') {
   return { code, stdout, stderr };
 }
 
+/** The one document of `kind` in inject's YAML output (every other document passes through). */
+function only(stdout: string, kind: string): any {
+  const docs = (yaml.loadAll(stdout) as any[]).filter((d) => d?.kind === kind);
+  assert.equal(docs.length, 1, `one ${kind} in the output`);
+  return docs[0];
+}
+
 test('inject gives the seed test-pod its sidecar first, IS_INJECTED, log-volume and OpenKruise hash annotations', async () => {
   const r = await cli(['inject', '-f', ex('01-sidecarset-demo.yaml'), '-f', ex('02-test-pod.yaml')]);
   assert.equal(r.code, 0, r.stderr);
-  const pod = yaml.load(r.stdout) as any;
+  const pod = only(r.stdout, 'Pod');
   assert.deepEqual(pod.spec.containers.map((c: any) => c.name), ['sidecar1', 'app']);
   const sidecar = pod.spec.containers[0];
   assert.deepEqual(sidecar.env, [{ name: 'IS_INJECTED', value: 'true' }]);
@@ -36,20 +43,33 @@ test('inject gives the seed test-pod its sidecar first, IS_INJECTED, log-volume 
 test('inject rewrites the pod template of a Deployment and keeps the Deployment itself', async () => {
   const r = await cli(['inject', '-o', 'json', '-f', ex('01-sidecarset-demo.yaml'), '-f', ex('05-nginx-deployment.yaml')]);
   assert.equal(r.code, 0, r.stderr);
-  const d = JSON.parse(r.stdout);
-  assert.equal(d.kind, 'Deployment');
+  const list = JSON.parse(r.stdout);
+  assert.deepEqual(list.items.map((i: any) => i.kind), ['SidecarSet', 'Deployment'], 'the SidecarSet passes through');
+  const d = list.items[1];
   assert.deepEqual(d.spec.template.spec.containers.map((c: any) => c.name), ['sidecar1', 'ngx']);
   assert.equal(d.spec.template.metadata.name, undefined);
 });
 
-test('inject reads standard input and drops documents that are neither pods nor workloads', async () => {
-  const input = 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: lone}\nspec: {containers: [{name: a, image: x}]}\n';
+test('inject reads standard input and passes documents that are neither pods nor workloads through unchanged', async () => {
+  const input = 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {k: v}\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: lone}\nspec: {containers: [{name: a, image: x}]}\n' +
+    '---\napiVersion: v1\nkind: Service\nmetadata: {name: s}\nspec: {ports: [{port: 80}]}\n';
   const r = await cli(['inject', '-f', '-'], input);
   assert.equal(r.code, 0);
+  assert.equal(r.stderr, '');
   const docs = yaml.loadAll(r.stdout) as any[];
-  assert.equal(docs.length, 1);
-  assert.equal(docs[0].metadata.name, 'lone');
-  assert.deepEqual(docs[0].spec.containers.map((c: any) => c.name), ['a']);
+  assert.deepEqual(docs.map((d) => `${d.kind}/${d.metadata.name}`), ['ConfigMap/c', 'Pod/lone', 'Service/s'], 'in input order');
+  assert.deepEqual(docs[0], { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' }, data: { k: 'v' } });
+  assert.deepEqual(docs[2], { apiVersion: 'v1', kind: 'Service', metadata: { name: 's' }, spec: { ports: [{ port: 80 }] } });
+  assert.deepEqual(docs[1].spec.containers.map((c: any) => c.name), ['a']);
+});
+
+test('--help prints the usage on stdout, saying inject passes other documents through, and exits 0', async () => {
+  for (const args of [['--help'], ['-h'], ['inject', '--help']]) {
+    const r = await cli(args);
+    assert.equal(r.code, 0, args.join(' '));
+    assert.equal(r.stderr, '');
+    assert.match(r.stdout, /^usage:\n.*every other document passes through unchanged/s);
+  }
 });
 
 test('unreadable or malformed input exits 1 with a message', async () => {
@@ -84,7 +104,7 @@ test('TestSidecarSetNameInject: inject applies every matching SidecarSet, even o
   const r = await cli(['inject', '-f', '-'], sidecarSet('sidecarset1', 'BeforeAppContainer') + sidecarSet('sidecarset3', 'AfterAppContainer') + pod);
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stderr, /SidecarSet\/sidecarset3 would be refused by validation, injected anyway: .*container dns-f already exist in sidecarset1/);
-  const out = yaml.load(r.stdout) as any;
+  const out = only(r.stdout, 'Pod');
   assert.equal(out.metadata.annotations['kruise.io/sidecarset-injected-list'], 'sidecarset1,sidecarset3');
   assert.deepEqual(Object.keys(JSON.parse(out.metadata.annotations['kruise.io/sidecarset-hash'])), ['sidecarset1', 'sidecarset3']);
 });
@@ -125,7 +145,7 @@ spec:
   const injected = await cli(['inject', '-f', '-'], input);
   assert.equal(injected.code, 0, injected.stderr);
   assert.equal(injected.stderr, '');
-  const pod = yaml.load(injected.stdout) as any;
+  const pod = only(injected.stdout, 'Pod');
   assert.deepEqual(pod.spec.initContainers.map((c: any) => c.name), ['init-0', 'init-2'], 'one init container from the revision');
   assert.deepEqual(pod.spec.containers.map((c: any) => `${c.name}=${c.image}`), ['dns-f=dns-f-image:1.0', 'nginx=nginx:1.15.1']);
   const validated = await cli(['validate', '-f', '-'], input);
@@ -146,7 +166,7 @@ test('validate reads the patchPodMetadata whitelist from a kruise-configuration 
 test('inject defaults every SidecarSet first, so a pod listed before its SidecarSet is injected too', async () => {
   const r = await cli(['inject', '-f', ex('02-test-pod.yaml'), '-f', ex('01-sidecarset-demo.yaml')]);
   assert.equal(r.code, 0, r.stderr);
-  const pod = yaml.load(r.stdout) as any;
+  const pod = only(r.stdout, 'Pod');
   assert.deepEqual(pod.spec.containers.map((c: any) => c.name), ['sidecar1', 'app']);
   assert.equal(pod.metadata.annotations['kruise.io/sidecarset-injected-list'], 'scs-demo');
 });
