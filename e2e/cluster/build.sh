@@ -8,15 +8,20 @@ here=$(cd "$(dirname "$0")" && pwd)
 K8S=v1.34.4
 ETCD=v3.6.16
 KWOK=v0.7.0
+HELM=v4.3.2
 root=${KRUISE_TS_BIN_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kruise-ts-bins}
 bin="$root/k8s-$K8S-etcd-$ETCD-kwok-$KWOK"
+# Helm (the chart's lint, template test and the local cluster's install) has a directory of its own, so a Helm bump
+# does not rebuild Kubernetes.
+helmbin="$root/helm-$HELM"
+mkdir -p "$helmbin"
 mkdir -p "$bin"
 
 export CGO_ENABLED=0 GOFLAGS=-mod=mod
 log() { printf '[cluster-build %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 
-build() { # name, module dir, ldflags, package
-  local name=$1 dir=$2 ldf=$3 pkg=$4
+build() { # name, module dir, ldflags, package[, output dir]
+  local name=$1 dir=$2 ldf=$3 pkg=$4 bin=${5:-$bin}
   if [ -x "$bin/$name" ]; then log "$name: cached"; return; fi
   log "$name: building (cold builds take minutes on 2 cores)"
   local t0=$SECONDS
@@ -37,4 +42,6 @@ build kube-apiserver k8s "$K8S_LDF" k8s.io/kubernetes/cmd/kube-apiserver
 build kube-controller-manager k8s "$K8S_LDF" k8s.io/kubernetes/cmd/kube-controller-manager
 build kube-scheduler k8s "$K8S_LDF" k8s.io/kubernetes/cmd/kube-scheduler
 build kubelet k8s "$K8S_LDF" k8s.io/kubernetes/cmd/kubelet
+build helm helm "-s -w -X helm.sh/helm/v4/internal/version.version=$HELM" helm.sh/helm/v4/cmd/helm "$helmbin"
+ln -sf "$helmbin/helm" "$bin/helm"
 echo "$bin"
