@@ -1,17 +1,17 @@
 // buildApp(deps): the admission server as a value — no listen, no env, no signals (style P1; fastify/demo app.ts).
+// Only the admission routes: probes and metrics are on the plain-HTTP health server (health.ts), bound apart, so the
+// port the apiserver reaches through the Service exposes nothing else (review M6).
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { registerAdmissionRoute, type WebhookRoute } from './admission/route.js';
 import type { WebhookMetrics } from './metrics.js';
-import { registerHealthRoutes, type Readiness } from './health.js';
 
 export interface AppDeps {
   log: Logger;
   /** The explicit handler table (webhook/handlers/index.ts in production; tiny fakes in tests). */
   routes: readonly WebhookRoute[];
   metrics: WebhookMetrics;
-  readiness: Readiness;
-  /** Initial serving key pair; when absent the app speaks plain HTTP (tests via inject, health server). */
+  /** Initial serving key pair; when absent the app speaks plain HTTP (tests via inject). */
   tls?: { key: string; cert: string };
 }
 
@@ -33,7 +33,6 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     seen.add(route.path);
     registerAdmissionRoute(app, route, deps);
   }
-  registerHealthRoutes(app, deps);
 
   // Errors Fastify raises before a handler runs keep their 4xx status (the admission routes answer their own body
   // errors, admission/body.ts); anything else is ours and is reported without leaking internals.
