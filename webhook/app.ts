@@ -5,6 +5,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { registerAdmissionRoute, type WebhookRoute } from './admission/route.js';
 import type { WebhookMetrics } from './metrics.js';
+import { TLS_OPTIONS } from './tls-options.js';
 
 export interface AppDeps {
   log: Logger;
@@ -24,7 +25,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     // routes parse with this policy too (getDefaultJsonParser from initialConfig, admission/route.ts).
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
-    ...(deps.tls ? { https: { key: deps.tls.key, cert: deps.tls.cert } } : {}),
+    ...(deps.tls ? { https: { ...TLS_OPTIONS, key: deps.tls.key, cert: deps.tls.cert } } : {}),
   }) as unknown as FastifyInstance;
 
   const seen = new Set<string>();
