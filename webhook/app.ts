@@ -3,7 +3,9 @@
 // port the apiserver reaches through the Service exposes nothing else (review M6).
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
+import { WEBHOOK_SERVER_DEFAULTS, type WebhookServerLimits } from '../shared/config.js';
 import { registerAdmissionRoute, type WebhookRoute } from './admission/route.js';
+import { byteBudget, type ByteBudget } from './admission/byte-budget.js';
 import type { WebhookMetrics } from './metrics.js';
 import { TLS_OPTIONS } from './tls-options.js';
 
@@ -14,9 +16,28 @@ export interface AppDeps {
   metrics: WebhookMetrics;
   /** Initial serving key pair; when absent the app speaks plain HTTP (tests via inject). */
   tls?: { key: string; cert: string };
+  /** Timeouts and caps (review H1); default WEBHOOK_SERVER_DEFAULTS, whose doc says why each value. */
+  limits?: WebhookServerLimits;
+  /** The bytes of bodies buffered at once; default a budget of limits.maxInFlightBodyBytes. Tests pass one to watch. */
+  bodyBudget?: ByteBudget;
+}
+
+/**
+ * Node's server options for the limits: the request and headers timeouts are checked on a timer, every
+ * connectionsCheckingInterval (Node's default 30 s would let a slow body live up to twice the 30 s timeout).
+ */
+function nodeServerOptions(l: WebhookServerLimits) {
+  return {
+    requestTimeout: l.requestTimeoutMs,
+    headersTimeout: l.headersTimeoutMs,
+    connectionsCheckingInterval: Math.min(1000, Math.ceil(Math.min(l.headersTimeoutMs, l.requestTimeoutMs) / 4)),
+  };
 }
 
 export function buildApp(deps: AppDeps): FastifyInstance {
+  const limits = deps.limits ?? WEBHOOK_SERVER_DEFAULTS;
+  const bodyBudget = deps.bodyBudget ?? byteBudget(limits.maxInFlightBodyBytes);
+  const server = nodeServerOptions(limits);
   const app = Fastify({
     loggerInstance: deps.log,
     // route.ts logs each review with its identity bindings; Fastify's per-request lines would only add noise.
@@ -25,14 +46,22 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     // routes parse with this policy too (getDefaultJsonParser from initialConfig, admission/route.ts).
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
-    ...(deps.tls ? { https: { ...TLS_OPTIONS, key: deps.tls.key, cert: deps.tls.cert } } : {}),
+    requestTimeout: limits.requestTimeoutMs,
+    connectionTimeout: limits.connectionTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    // A TCP connection that never completes its handshake is not yet an HTTP connection: the headers timeout cannot
+    // see it, Node's handshakeTimeout (120 s by default) does.
+    ...(deps.tls
+      ? { https: { ...TLS_OPTIONS, ...server, handshakeTimeout: limits.headersTimeoutMs, key: deps.tls.key, cert: deps.tls.cert } }
+      : { http: server }),
   }) as unknown as FastifyInstance;
+  app.server.maxConnections = limits.maxConnections;
 
   const seen = new Set<string>();
   for (const route of deps.routes) {
     if (seen.has(route.path)) throw new Error(`duplicate admission route ${route.path}`);
     seen.add(route.path);
-    registerAdmissionRoute(app, route, deps);
+    registerAdmissionRoute(app, route, { log: deps.log, metrics: deps.metrics, bodyBudget });
   }
 
   // Errors Fastify raises before a handler runs keep their 4xx status (the admission routes answer their own body

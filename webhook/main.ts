@@ -76,7 +76,7 @@ async function main(): Promise<void> {
   const first = await firstCertificate(source, stop.signal);
   if (!first) return;
   const routes = makeRoutes({ caches, gates: config.featureGates, now: () => new Date(), random: Math.random, dryRunCreate: dryRunCreate(kube, config.namespace) });
-  const app = buildApp({ log, routes, metrics, tls: { key: first.key, cert: first.cert } });
+  const app = buildApp({ log, routes, metrics, limits: config.webhookServer, tls: { key: first.key, cert: first.cert } });
   attachCertificateSource(app.server as unknown as { setSecureContext(o: { key: string; cert: string }): void }, source, { log, metrics });
   await app.listen({ host: config.bindAddress, port: config.webhookPort });
   log.info({ version: VERSION, routes: routes.map((r) => r.path), bind: config.bindAddress, port: config.webhookPort }, 'webhook serving');
