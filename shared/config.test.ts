@@ -95,13 +95,19 @@ test('NodeImage / ImagePullJob settings: upstream defaults, overridable, bounded
 
 test('webhook server limits: defaults in ms and bytes, env in seconds and MiB', () => {
   assert.deepEqual(loadConfig({}).webhookServer, WEBHOOK_SERVER_DEFAULTS);
+  assert.deepEqual(
+    [loadConfig({}).drainMs, loadConfig({}).shutdownGraceMs],
+    [5000, 10_000],
+  );
   const c = loadConfig({
     WEBHOOK_REQUEST_TIMEOUT_SECONDS: '20', WEBHOOK_HEADERS_TIMEOUT_SECONDS: '5', WEBHOOK_CONNECTION_TIMEOUT_SECONDS: '25',
     WEBHOOK_KEEPALIVE_TIMEOUT_SECONDS: '45', WEBHOOK_MAX_CONNECTIONS: '200', WEBHOOK_MAX_INFLIGHT_BODY_MIB: '32',
+    WEBHOOK_DRAIN_SECONDS: '0', WEBHOOK_SHUTDOWN_GRACE_SECONDS: '3',
   });
   assert.deepEqual(c.webhookServer, {
     requestTimeoutMs: 20_000, headersTimeoutMs: 5000, connectionTimeoutMs: 25_000, keepAliveTimeoutMs: 45_000, maxConnections: 200, maxInFlightBodyBytes: 32 * 1024 * 1024,
   });
+  assert.deepEqual([c.drainMs, c.shutdownGraceMs], [0, 3000]);
   assert.ok(Object.isFrozen(c.webhookServer));
 });
 

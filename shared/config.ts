@@ -82,7 +82,7 @@ const Env = Type.Object({
   KRUISE_DAEMON_CONFIG_NS: Type.String({ minLength: 1, default: 'kruise-daemon-config' }),
   NODEIMAGE_CREATION_DELAY_SECONDS: Type.Integer({ minimum: 0, default: 30 }),
   DEFAULT_TTLSECONDS_FOR_ALWAYS_NODEIMAGE: Type.Integer({ minimum: 0, maximum: 31 * 24 * 3600, default: 300 }),
-  // The admission server's limits (WebhookServerLimits above says why each default).
+  // The admission server's limits and shutdown (WebhookServerLimits above says why each default).
   WEBHOOK_REQUEST_TIMEOUT_SECONDS: Type.Integer({ minimum: 1, maximum: 600, default: sec(WEBHOOK_SERVER_DEFAULTS.requestTimeoutMs) }),
   WEBHOOK_HEADERS_TIMEOUT_SECONDS: Type.Integer({ minimum: 1, maximum: 600, default: sec(WEBHOOK_SERVER_DEFAULTS.headersTimeoutMs) }),
   WEBHOOK_CONNECTION_TIMEOUT_SECONDS: Type.Integer({ minimum: 1, maximum: 600, default: sec(WEBHOOK_SERVER_DEFAULTS.connectionTimeoutMs) }),
@@ -90,6 +90,8 @@ const Env = Type.Object({
   WEBHOOK_MAX_CONNECTIONS: Type.Integer({ minimum: 1, default: WEBHOOK_SERVER_DEFAULTS.maxConnections }),
   // At least one maximal review (7 MiB, webhook/admission/route.ts) must fit, or large objects could never be admitted.
   WEBHOOK_MAX_INFLIGHT_BODY_MIB: Type.Integer({ minimum: 7, default: WEBHOOK_SERVER_DEFAULTS.maxInFlightBodyBytes / MIB }),
+  WEBHOOK_DRAIN_SECONDS: Type.Integer({ minimum: 0, maximum: 300, default: 5 }),
+  WEBHOOK_SHUTDOWN_GRACE_SECONDS: Type.Integer({ minimum: 1, maximum: 300, default: 10 }),
 });
 
 type ParsedEnv = Static<typeof Env>;
@@ -126,6 +128,13 @@ export interface Config {
   /** Added to the TTL of tags written by Always jobs (upstream --default-ttlseconds-for-always-nodeimage). */
   readonly defaultTtlSecondsForAlwaysNodeImage: number;
   readonly webhookServer: WebhookServerLimits;
+  /**
+   * After SIGTERM the webhook reports not-ready but keeps serving this long (WEBHOOK_DRAIN_SECONDS, 5 s): endpoint
+   * removal and kube-proxy take a few seconds to stop routing to a terminating pod.
+   */
+  readonly drainMs: number;
+  /** After the drain, in-flight reviews get this long to finish before the process exits anyway (10 s). */
+  readonly shutdownGraceMs: number;
 }
 
 /** Gates consulted by the admission handlers and the controllers; defaults follow the Kruise Helm chart (spec §5). */
@@ -231,6 +240,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       maxConnections: e.WEBHOOK_MAX_CONNECTIONS,
       maxInFlightBodyBytes: e.WEBHOOK_MAX_INFLIGHT_BODY_MIB * MIB,
     }),
+    drainMs: e.WEBHOOK_DRAIN_SECONDS * 1000,
+    shutdownGraceMs: e.WEBHOOK_SHUTDOWN_GRACE_SECONDS * 1000,
   });
 }
 

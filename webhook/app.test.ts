@@ -147,6 +147,18 @@ test('the health server\'s /readyz reports the readiness reason with 503 until r
   assert.equal((await ready.inject({ method: 'GET', url: '/healthz' })).body, 'ok');
 });
 
+test('while draining, every answer asks the client to close its connection', async () => {
+  const drain = { draining: false };
+  const app = buildApp({ log: silentLogger(), routes, metrics: createMetrics(), drain });
+  const before = await app.inject({ method: 'POST', url: '/allow', payload: review() });
+  assert.notEqual(before.headers.connection, 'close');
+  drain.draining = true;
+  const during = await app.inject({ method: 'POST', url: '/allow', payload: review() });
+  assert.equal(during.statusCode, 200);
+  assert.equal(during.json().response.allowed, true);
+  assert.equal(during.headers.connection, 'close');
+});
+
 test('the metrics count reviews by webhook and result', async () => {
   const { app, metrics } = testApp(routes);
   await app.inject({ method: 'POST', url: '/label', payload: review() });

@@ -7,6 +7,7 @@ import { WEBHOOK_SERVER_DEFAULTS, type WebhookServerLimits } from '../shared/con
 import { registerAdmissionRoute, type WebhookRoute } from './admission/route.js';
 import { byteBudget, type ByteBudget } from './admission/byte-budget.js';
 import type { WebhookMetrics } from './metrics.js';
+import type { DrainState } from './drain.js';
 import { TLS_OPTIONS } from './tls-options.js';
 
 export interface AppDeps {
@@ -20,6 +21,8 @@ export interface AppDeps {
   limits?: WebhookServerLimits;
   /** The bytes of bodies buffered at once; default a budget of limits.maxInFlightBodyBytes. Tests pass one to watch. */
   bodyBudget?: ByteBudget;
+  /** Once draining (webhook/drain.ts), every answer carries `Connection: close`. */
+  drain?: DrainState;
 }
 
 /**
@@ -56,6 +59,14 @@ export function buildApp(deps: AppDeps): FastifyInstance {
       : { http: server }),
   }) as unknown as FastifyInstance;
   app.server.maxConnections = limits.maxConnections;
+
+  if (deps.drain) {
+    const drain = deps.drain;
+    app.addHook('onRequest', (_request, reply, done) => {
+      if (drain.draining) reply.header('connection', 'close');
+      done();
+    });
+  }
 
   const seen = new Set<string>();
   for (const route of deps.routes) {
