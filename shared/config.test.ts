@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ConfigError, loadConfig, loadDaemonConfig, parseRenewBefore } from './config.js';
+import { ConfigError, loadConfig, loadDaemonConfig, parseRenewBefore, WEBHOOK_SERVER_DEFAULTS } from './config.js';
 
 const DAY = 24 * 3600 * 1000;
 
@@ -91,4 +91,30 @@ test('NodeImage / ImagePullJob settings: upstream defaults, overridable, bounded
   assert.equal(c.defaultTtlSecondsForAlwaysNodeImage, 60);
   assert.throws(() => loadConfig({ DEFAULT_TTLSECONDS_FOR_ALWAYS_NODEIMAGE: String(32 * 24 * 3600) }), ConfigError);
   assert.throws(() => loadConfig({ NODEIMAGE_CREATION_DELAY_SECONDS: '-1' }), ConfigError);
+});
+
+test('webhook server limits: defaults in ms and bytes, env in seconds and MiB', () => {
+  assert.deepEqual(loadConfig({}).webhookServer, WEBHOOK_SERVER_DEFAULTS);
+  assert.deepEqual(
+    [loadConfig({}).drainMs, loadConfig({}).shutdownGraceMs],
+    [5000, 10_000],
+  );
+  const c = loadConfig({
+    WEBHOOK_REQUEST_TIMEOUT_SECONDS: '20', WEBHOOK_HEADERS_TIMEOUT_SECONDS: '5', WEBHOOK_CONNECTION_TIMEOUT_SECONDS: '25',
+    WEBHOOK_KEEPALIVE_TIMEOUT_SECONDS: '45', WEBHOOK_MAX_CONNECTIONS: '200', WEBHOOK_MAX_INFLIGHT_BODY_MIB: '32',
+    WEBHOOK_DRAIN_SECONDS: '0', WEBHOOK_SHUTDOWN_GRACE_SECONDS: '3',
+  });
+  assert.deepEqual(c.webhookServer, {
+    requestTimeoutMs: 20_000, headersTimeoutMs: 5000, connectionTimeoutMs: 25_000, keepAliveTimeoutMs: 45_000, maxConnections: 200, maxInFlightBodyBytes: 32 * 1024 * 1024,
+  });
+  assert.deepEqual([c.drainMs, c.shutdownGraceMs], [0, 3000]);
+  assert.ok(Object.isFrozen(c.webhookServer));
+});
+
+test('webhook server limits: a budget below one maximal review, or headers allowed longer than the request, are refused', () => {
+  assert.throws(() => loadConfig({ WEBHOOK_MAX_INFLIGHT_BODY_MIB: '6' }), (err: unknown) => err instanceof ConfigError && /WEBHOOK_MAX_INFLIGHT_BODY_MIB/.test(err.message));
+  assert.throws(
+    () => loadConfig({ WEBHOOK_REQUEST_TIMEOUT_SECONDS: '5', WEBHOOK_HEADERS_TIMEOUT_SECONDS: '10' }),
+    (err: unknown) => err instanceof ConfigError && /WEBHOOK_HEADERS_TIMEOUT_SECONDS \(10\) must not exceed/.test(err.message),
+  );
 });

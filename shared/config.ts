@@ -4,6 +4,57 @@ import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { parseFeatureGates, type FeatureGate } from './feature-gates.js';
 
+const MIB = 1024 * 1024;
+
+/** The admission server's timeouts and caps (webhook/app.ts); env `WEBHOOK_*_SECONDS`, `WEBHOOK_MAX_*`. */
+export interface WebhookServerLimits {
+  /**
+   * Headers plus body must arrive within this (Node's requestTimeout). 30 s: the apiserver gives up on a webhook call
+   * after timeoutSeconds, at most 30, so a request still arriving after that has no one waiting for its answer.
+   */
+  readonly requestTimeoutMs: number;
+  /**
+   * The TLS handshake, and then the request headers, must each complete within this. 10 s: the apiserver sends its
+   * headers in one write; only a slow or hostile client needs more (Node's 60 s let slowloris hold sockets).
+   */
+  readonly headersTimeoutMs: number;
+  /**
+   * Socket inactivity while a request is read or answered (Fastify's connectionTimeout). 30 s, as the request
+   * timeout: it also cuts a client that stops reading its response, which requestTimeout does not cover.
+   */
+  readonly connectionTimeoutMs: number;
+  /**
+   * An idle kept-alive connection is closed after this. 60 s: the apiserver reuses its connections (Go's idle
+   * timeout is 90 s), so any cluster admitting a pod a minute keeps saving a TLS handshake per review, while a
+   * connection left idle stops holding a maxConnections slot after a minute instead of Fastify's 72 s. Below Go's 90 s
+   * as Fastify's default already was: the server, not the client, closes first either way.
+   */
+  readonly keepAliveTimeoutMs: number;
+  /**
+   * Open connections at once; more are closed on accept. 1000: each apiserver replica opens one connection per
+   * concurrent review (HTTP/1.1), a few dozen in a burst, and an idle TLS connection costs tens of KiB, so the cap
+   * bounds that cost to tens of MiB while leaving the apiserver ample headroom.
+   */
+  readonly maxConnections: number;
+  /**
+   * Bytes of admission bodies buffered at once across all connections (webhook/admission/byte-budget.ts). 64 MiB:
+   * nine maximal (7 MiB) reviews, far above what the apiserver sends at once, and a bound that keeps a flood of
+   * stalled bodies well under the container's 1 GiB limit (each such body held up to 7 MiB before).
+   */
+  readonly maxInFlightBodyBytes: number;
+}
+
+export const WEBHOOK_SERVER_DEFAULTS: WebhookServerLimits = Object.freeze({
+  requestTimeoutMs: 30_000,
+  headersTimeoutMs: 10_000,
+  connectionTimeoutMs: 30_000,
+  keepAliveTimeoutMs: 60_000,
+  maxConnections: 1000,
+  maxInFlightBodyBytes: 64 * MIB,
+});
+
+const sec = (ms: number) => ms / 1000;
+
 const Env = Type.Object({
   POD_NAMESPACE: Type.String({ minLength: 1, default: 'kruise-system' }),
   SECRET_NAME: Type.String({ minLength: 1, default: 'kruise-webhook-certs' }),
@@ -32,11 +83,22 @@ const Env = Type.Object({
   KRUISE_DAEMON_CONFIG_NS: Type.String({ minLength: 1, default: 'kruise-daemon-config' }),
   NODEIMAGE_CREATION_DELAY_SECONDS: Type.Integer({ minimum: 0, default: 30 }),
   DEFAULT_TTLSECONDS_FOR_ALWAYS_NODEIMAGE: Type.Integer({ minimum: 0, maximum: 31 * 24 * 3600, default: 300 }),
+  // The admission server's limits and shutdown (WebhookServerLimits above says why each default).
+  WEBHOOK_REQUEST_TIMEOUT_SECONDS: Type.Integer({ minimum: 1, maximum: 600, default: sec(WEBHOOK_SERVER_DEFAULTS.requestTimeoutMs) }),
+  WEBHOOK_HEADERS_TIMEOUT_SECONDS: Type.Integer({ minimum: 1, maximum: 600, default: sec(WEBHOOK_SERVER_DEFAULTS.headersTimeoutMs) }),
+  WEBHOOK_CONNECTION_TIMEOUT_SECONDS: Type.Integer({ minimum: 1, maximum: 600, default: sec(WEBHOOK_SERVER_DEFAULTS.connectionTimeoutMs) }),
+  WEBHOOK_KEEPALIVE_TIMEOUT_SECONDS: Type.Integer({ minimum: 1, maximum: 600, default: sec(WEBHOOK_SERVER_DEFAULTS.keepAliveTimeoutMs) }),
+  WEBHOOK_MAX_CONNECTIONS: Type.Integer({ minimum: 1, default: WEBHOOK_SERVER_DEFAULTS.maxConnections }),
+  // At least one maximal review (7 MiB, webhook/admission/route.ts) must fit, or large objects could never be admitted.
+  WEBHOOK_MAX_INFLIGHT_BODY_MIB: Type.Integer({ minimum: 7, default: WEBHOOK_SERVER_DEFAULTS.maxInFlightBodyBytes / MIB }),
+  WEBHOOK_DRAIN_SECONDS: Type.Integer({ minimum: 0, maximum: 300, default: 5 }),
+  WEBHOOK_SHUTDOWN_GRACE_SECONDS: Type.Integer({ minimum: 1, maximum: 300, default: 10 }),
 });
 
 type ParsedEnv = Static<typeof Env>;
 
 export type CertWriter = 'secret' | 'fs' | 'external';
+
 
 export interface Config {
   readonly namespace: string;
@@ -68,6 +130,14 @@ export interface Config {
   readonly nodeImageCreationDelayMs: number;
   /** Added to the TTL of tags written by Always jobs (upstream --default-ttlseconds-for-always-nodeimage). */
   readonly defaultTtlSecondsForAlwaysNodeImage: number;
+  readonly webhookServer: WebhookServerLimits;
+  /**
+   * After SIGTERM the webhook reports not-ready but keeps serving this long (WEBHOOK_DRAIN_SECONDS, 5 s): endpoint
+   * removal and kube-proxy take a few seconds to stop routing to a terminating pod.
+   */
+  readonly drainMs: number;
+  /** After the drain, in-flight reviews get this long to finish before the process exits anyway (10 s). */
+  readonly shutdownGraceMs: number;
 }
 
 export type { FeatureGate } from './feature-gates.js';
@@ -121,6 +191,8 @@ export function configOrExit<T>(load: (env: Record<string, string | undefined>) 
 /** Reads only the keys it knows; throws ConfigError listing every problem at once. */
 export function loadConfig(env: Record<string, string | undefined>): Config {
   const { e, featureGates, unimplementedGates, problems } = parseEnv(env);
+  // Node refuses a headers timeout above the request timeout.
+  if (e.WEBHOOK_HEADERS_TIMEOUT_SECONDS > e.WEBHOOK_REQUEST_TIMEOUT_SECONDS) problems.push(`WEBHOOK_HEADERS_TIMEOUT_SECONDS (${e.WEBHOOK_HEADERS_TIMEOUT_SECONDS}) must not exceed WEBHOOK_REQUEST_TIMEOUT_SECONDS (${e.WEBHOOK_REQUEST_TIMEOUT_SECONDS})`);
   if (problems.length) throw new ConfigError(problems);
   return Object.freeze({
     namespace: e.POD_NAMESPACE,
@@ -145,6 +217,16 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     daemonConfigNamespace: e.KRUISE_DAEMON_CONFIG_NS,
     nodeImageCreationDelayMs: e.NODEIMAGE_CREATION_DELAY_SECONDS * 1000,
     defaultTtlSecondsForAlwaysNodeImage: e.DEFAULT_TTLSECONDS_FOR_ALWAYS_NODEIMAGE,
+    webhookServer: Object.freeze({
+      requestTimeoutMs: e.WEBHOOK_REQUEST_TIMEOUT_SECONDS * 1000,
+      headersTimeoutMs: e.WEBHOOK_HEADERS_TIMEOUT_SECONDS * 1000,
+      connectionTimeoutMs: e.WEBHOOK_CONNECTION_TIMEOUT_SECONDS * 1000,
+      keepAliveTimeoutMs: e.WEBHOOK_KEEPALIVE_TIMEOUT_SECONDS * 1000,
+      maxConnections: e.WEBHOOK_MAX_CONNECTIONS,
+      maxInFlightBodyBytes: e.WEBHOOK_MAX_INFLIGHT_BODY_MIB * MIB,
+    }),
+    drainMs: e.WEBHOOK_DRAIN_SECONDS * 1000,
+    shutdownGraceMs: e.WEBHOOK_SHUTDOWN_GRACE_SECONDS * 1000,
   });
 }
 

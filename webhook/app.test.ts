@@ -7,7 +7,9 @@ import { allowed, denied } from './admission/response.js';
 import type { WebhookRoute } from './admission/route.js';
 import { mutateByDiff } from './handlers/common.js';
 import { decodePatch, review, testApp } from './test-helpers.js';
+import { silentLogger } from '../shared/log.js';
 import { buildApp } from './app.js';
+import { buildHealthApp } from './health.js';
 import { createMetrics } from './metrics.js';
 
 const routes: WebhookRoute[] = [
@@ -99,12 +101,12 @@ test('a body that is not JSON is a 400', async () => {
 });
 
 test('a body that is not application/json is a 415, and bad bodies count as malformed reviews', async () => {
-  const { app } = testApp(routes);
+  const { app, metrics } = testApp(routes);
   const res = await app.inject({ method: 'POST', url: '/allow', payload: '{}', headers: { 'content-type': 'text/plain' } });
   assert.equal(res.statusCode, 415);
   assert.match(res.json().message, /application\/json/);
   await app.inject({ method: 'POST', url: '/allow', payload: '{"apiVersion":', headers: { 'content-type': 'application/json' } });
-  const text = (await app.inject({ method: 'GET', url: '/metrics' })).body;
+  const text = await metrics.registry.metrics();
   assert.match(text, /kruise_webhook_admission_requests_total\{webhook="allow",result="malformed"\} 2/);
 });
 
@@ -130,23 +132,40 @@ test('two routes with one path are refused at build time', () => {
   assert.throws(() => testApp([routes[0]!, routes[0]!]), /duplicate admission route/);
 });
 
-test('/readyz reports the readiness reason with 503 until ready', async () => {
-  const notReady = testApp(routes, { ready: 'caches not synced: namespaces' }).app;
+test('the admission app serves no /healthz, /readyz or /metrics: they are on the plain-HTTP health server only', async () => {
+  const { app } = testApp(routes);
+  for (const url of ['/healthz', '/readyz', '/metrics']) assert.equal((await app.inject({ method: 'GET', url })).statusCode, 404, url);
+});
+
+test('the health server\'s /readyz reports the readiness reason with 503 until ready', async () => {
+  const notReady = buildHealthApp({ log: silentLogger(), metrics: createMetrics(), readiness: () => 'caches not synced: namespaces' });
   const res = await notReady.inject({ method: 'GET', url: '/readyz' });
   assert.equal(res.statusCode, 503);
   assert.match(res.body, /caches not synced: namespaces/);
-  const ready = testApp(routes).app;
+  const ready = buildHealthApp({ log: silentLogger(), metrics: createMetrics(), readiness: () => null });
   assert.equal((await ready.inject({ method: 'GET', url: '/readyz' })).statusCode, 200);
   assert.equal((await ready.inject({ method: 'GET', url: '/healthz' })).body, 'ok');
 });
 
-test('/metrics counts reviews by webhook and result', async () => {
-  const { app } = testApp(routes);
+test('while draining, every answer asks the client to close its connection', async () => {
+  const drain = { draining: false };
+  const app = buildApp({ log: silentLogger(), routes, metrics: createMetrics(), drain });
+  const before = await app.inject({ method: 'POST', url: '/allow', payload: review() });
+  assert.notEqual(before.headers.connection, 'close');
+  drain.draining = true;
+  const during = await app.inject({ method: 'POST', url: '/allow', payload: review() });
+  assert.equal(during.statusCode, 200);
+  assert.equal(during.json().response.allowed, true);
+  assert.equal(during.headers.connection, 'close');
+});
+
+test('the metrics count reviews by webhook and result', async () => {
+  const { app, metrics } = testApp(routes);
   await app.inject({ method: 'POST', url: '/label', payload: review() });
   await app.inject({ method: 'POST', url: '/deny', payload: review() });
   await app.inject({ method: 'POST', url: '/throw', payload: review() });
   await app.inject({ method: 'POST', url: '/allow', payload: { nope: true } });
-  const text = (await app.inject({ method: 'GET', url: '/metrics' })).body;
+  const text = await metrics.registry.metrics();
   assert.match(text, /kruise_webhook_admission_requests_total\{webhook="label",result="patched"\} 1/);
   assert.match(text, /kruise_webhook_admission_requests_total\{webhook="deny",result="denied"\} 1/);
   assert.match(text, /kruise_webhook_admission_requests_total\{webhook="throw",result="errored"\} 1/);
@@ -165,7 +184,7 @@ test('logs: a refusal is one info line with the review identity, an admission wr
   const logApp = (level: string) => {
     const lines: Record<string, unknown>[] = [];
     const log = pino({ level }, { write: (s: string) => void lines.push(JSON.parse(s)) });
-    return { app: buildApp({ log, routes, metrics: createMetrics(), readiness: () => null }), lines };
+    return { app: buildApp({ log, routes, metrics: createMetrics() }), lines };
   };
   const info = logApp('info');
   await info.app.inject({ method: 'POST', url: '/label', payload: review({ uid: 'ok-1' }) });

@@ -1,21 +1,46 @@
 // buildApp(deps): the admission server as a value — no listen, no env, no signals (style P1; fastify/demo app.ts).
+// Only the admission routes: probes and metrics are on the plain-HTTP health server (health.ts), bound apart, so the
+// port the apiserver reaches through the Service exposes nothing else (review M6).
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
+import { WEBHOOK_SERVER_DEFAULTS, type WebhookServerLimits } from '../shared/config.js';
 import { registerAdmissionRoute, type WebhookRoute } from './admission/route.js';
+import { byteBudget, type ByteBudget } from './admission/byte-budget.js';
 import type { WebhookMetrics } from './metrics.js';
-import { registerHealthRoutes, type Readiness } from './health.js';
+import type { DrainState } from './drain.js';
+import { TLS_OPTIONS } from './tls-options.js';
 
 export interface AppDeps {
   log: Logger;
   /** The explicit handler table (webhook/handlers/index.ts in production; tiny fakes in tests). */
   routes: readonly WebhookRoute[];
   metrics: WebhookMetrics;
-  readiness: Readiness;
-  /** Initial serving key pair; when absent the app speaks plain HTTP (tests via inject, health server). */
+  /** Initial serving key pair; when absent the app speaks plain HTTP (tests via inject). */
   tls?: { key: string; cert: string };
+  /** Timeouts and caps (review H1); default WEBHOOK_SERVER_DEFAULTS, whose doc says why each value. */
+  limits?: WebhookServerLimits;
+  /** The bytes of bodies buffered at once; default a budget of limits.maxInFlightBodyBytes. Tests pass one to watch. */
+  bodyBudget?: ByteBudget;
+  /** Once draining (webhook/drain.ts), every answer carries `Connection: close`. */
+  drain?: DrainState;
+}
+
+/**
+ * Node's server options for the limits: the request and headers timeouts are checked on a timer, every
+ * connectionsCheckingInterval (Node's default 30 s would let a slow body live up to twice the 30 s timeout).
+ */
+function nodeServerOptions(l: WebhookServerLimits) {
+  return {
+    requestTimeout: l.requestTimeoutMs,
+    headersTimeout: l.headersTimeoutMs,
+    connectionsCheckingInterval: Math.min(1000, Math.ceil(Math.min(l.headersTimeoutMs, l.requestTimeoutMs) / 4)),
+  };
 }
 
 export function buildApp(deps: AppDeps): FastifyInstance {
+  const limits = deps.limits ?? WEBHOOK_SERVER_DEFAULTS;
+  const bodyBudget = deps.bodyBudget ?? byteBudget(limits.maxInFlightBodyBytes);
+  const server = nodeServerOptions(limits);
   const app = Fastify({
     loggerInstance: deps.log,
     // route.ts logs each review with its identity bindings; Fastify's per-request lines would only add noise.
@@ -24,16 +49,31 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     // routes parse with this policy too (getDefaultJsonParser from initialConfig, admission/route.ts).
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
-    ...(deps.tls ? { https: { key: deps.tls.key, cert: deps.tls.cert } } : {}),
+    requestTimeout: limits.requestTimeoutMs,
+    connectionTimeout: limits.connectionTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    // A TCP connection that never completes its handshake is not yet an HTTP connection: the headers timeout cannot
+    // see it, Node's handshakeTimeout (120 s by default) does.
+    ...(deps.tls
+      ? { https: { ...TLS_OPTIONS, ...server, handshakeTimeout: limits.headersTimeoutMs, key: deps.tls.key, cert: deps.tls.cert } }
+      : { http: server }),
   }) as unknown as FastifyInstance;
+  app.server.maxConnections = limits.maxConnections;
+
+  if (deps.drain) {
+    const drain = deps.drain;
+    app.addHook('onRequest', (_request, reply, done) => {
+      if (drain.draining) reply.header('connection', 'close');
+      done();
+    });
+  }
 
   const seen = new Set<string>();
   for (const route of deps.routes) {
     if (seen.has(route.path)) throw new Error(`duplicate admission route ${route.path}`);
     seen.add(route.path);
-    registerAdmissionRoute(app, route, deps);
+    registerAdmissionRoute(app, route, { log: deps.log, metrics: deps.metrics, bodyBudget });
   }
-  registerHealthRoutes(app, deps);
 
   // Errors Fastify raises before a handler runs keep their 4xx status (the admission routes answer their own body
   // errors, admission/body.ts); anything else is ours and is reported without leaking internals.

@@ -10,6 +10,7 @@ import { selfSignedSource } from '../certs/self-signed-source.js';
 import { fsStore, secretStore } from '../certs/store.js';
 import { patchWebhookConfigurations } from '../certs/webhook-config.js';
 import { buildApp } from './app.js';
+import { drainThenClose } from './drain.js';
 import { startAdmissionCaches } from './caches.js';
 import { makeRoutes } from './handlers/index.js';
 import { buildHealthApp } from './health.js';
@@ -68,7 +69,8 @@ async function main(): Promise<void> {
   const source = certificateSource(config, kube, log);
   void source.start(stop.signal);
 
-  const readiness = () => caches.notSynced() ?? (source.healthy() ? null : 'no valid serving certificate');
+  const drain = { draining: false };
+  const readiness = () => (drain.draining ? 'shutting down' : null) ?? caches.notSynced() ?? (source.healthy() ? null : 'no valid serving certificate');
   const health = buildHealthApp({ log, readiness, metrics });
   await health.listen({ host: config.bindAddress, port: config.healthPort });
 
@@ -76,7 +78,7 @@ async function main(): Promise<void> {
   const first = await firstCertificate(source, stop.signal);
   if (!first) return;
   const routes = makeRoutes({ caches, gates: config.featureGates, now: () => new Date(), random: Math.random, dryRunCreate: dryRunCreate(kube, config.namespace) });
-  const app = buildApp({ log, routes, metrics, readiness, tls: { key: first.key, cert: first.cert } });
+  const app = buildApp({ log, routes, metrics, limits: config.webhookServer, drain, tls: { key: first.key, cert: first.cert } });
   attachCertificateSource(app.server as unknown as { setSecureContext(o: { key: string; cert: string }): void }, source, { log, metrics });
   await app.listen({ host: config.bindAddress, port: config.webhookPort });
   log.info({ version: VERSION, routes: routes.map((r) => r.path), bind: config.bindAddress, port: config.webhookPort }, 'webhook serving');
@@ -86,11 +88,11 @@ async function main(): Promise<void> {
     if (closing) return;
     closing = true;
     log.info({ signal }, 'shutting down');
-    // Give in-flight reviews a bounded grace period; the apiserver retries or applies failurePolicy after that.
-    const force = setTimeout(() => process.exit(1), 10_000);
-    force.unref();
-    stop.abort();
-    void Promise.allSettled([app.close(), health.close()]).then(() => process.exit(0));
+    // drain.ts: not-ready at once, serve through the drain, then close; the caches keep running until the close.
+    const close = () => Promise.allSettled([app.close(), health.close()]).then(() => stop.abort());
+    const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+    void drainThenClose({ state: drain, drainMs: config.drainMs, graceMs: config.shutdownGraceMs, close, delay, log })
+      .then((outcome) => process.exit(outcome === 'closed' ? 0 : 1));
   };
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));

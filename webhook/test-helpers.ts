@@ -37,9 +37,9 @@ export function review(o: ReviewOptions = {}) {
   };
 }
 
-export function testApp(routes: WebhookRoute[], opts: { ready?: string | null; tls?: { key: string; cert: string } } = {}): { app: FastifyInstance; metrics: WebhookMetrics } {
+export function testApp(routes: WebhookRoute[], opts: { tls?: { key: string; cert: string } } = {}): { app: FastifyInstance; metrics: WebhookMetrics } {
   const metrics = createMetrics();
-  const app = buildApp({ log: silentLogger(), routes, metrics, readiness: () => opts.ready ?? null, ...(opts.tls ? { tls: opts.tls } : {}) });
+  const app = buildApp({ log: silentLogger(), routes, metrics, ...(opts.tls ? { tls: opts.tls } : {}) });
   return { app, metrics };
 }
 

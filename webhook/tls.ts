@@ -1,8 +1,10 @@
 // The server's view of its certificate, shaped like cert-manager's pkg/server/tls CertificateSource: whoever supplies
 // the pair (self-signed bootstrap, or files mounted by cert-manager), rotation reaches the listening server through
 // setSecureContext — new handshakes get the new pair, open connections finish undisturbed, nothing restarts.
+import type { SecureContextOptions } from 'node:tls';
 import type { Logger } from 'pino';
 import type { WebhookMetrics } from './metrics.js';
+import { TLS_OPTIONS } from './tls-options.js';
 
 export interface ServingCert {
   key: string;
@@ -20,7 +22,7 @@ export interface CertificateSource {
 }
 
 export interface SecureContextTarget {
-  setSecureContext(options: { key: string; cert: string }): void;
+  setSecureContext(options: SecureContextOptions): void;
 }
 
 /** Resolves with the first pair the source yields (immediately if it already has one). */
@@ -37,7 +39,7 @@ export function firstCertificate(source: CertificateSource, signal: AbortSignal)
 export function attachCertificateSource(server: SecureContextTarget, source: CertificateSource, deps: { log: Logger; metrics: WebhookMetrics }): void {
   const apply = (c: ServingCert) => {
     try {
-      server.setSecureContext({ key: c.key, cert: c.cert });
+      server.setSecureContext({ ...TLS_OPTIONS, key: c.key, cert: c.cert });
     } catch (err) {
       // A bad pair must not take the server down; the previous context keeps serving.
       deps.log.error({ err }, 'rejected new serving certificate; keeping the previous one');

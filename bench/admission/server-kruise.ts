@@ -10,7 +10,6 @@ import { readTls, serve } from './serve.js';
 const app = buildApp({
   log: createLogger({ level: 'info', name: 'kruise-webhook' }),
   metrics: createMetrics(),
-  readiness: () => null,
   tls: await readTls(),
   // The real clock: the hash annotations' timestamp changes every second, as in production.
   routes: makeRoutes(routeDeps(() => new Date())),

@@ -11,7 +11,6 @@ import { readTls, serve } from './serve.js';
 const app = buildApp({
   log: createLogger({ level: 'info', name: 'kruise-webhook' }),
   metrics: createMetrics(),
-  readiness: () => null,
   tls: await readTls(),
   routes: [{ path: '/mutate-pod', name: 'mutate-pod', handler: () => allowed() }],
 });

@@ -82,7 +82,7 @@ bench('for scale: structuredClone(pod) (no longer made)', () => structuredClone(
 bench('for scale: JSON.stringify(reply object) (Fastify serialisation, no longer used)', () => JSON.stringify({ apiVersion: review.apiVersion, kind: 'AdmissionReview', response: { uid: req.uid, ...result } }));
 
 console.log('whole POST /mutate-pod through app.inject (no TLS, no sockets; inject adds its own overhead to both):');
-const kruise = buildApp({ log: createLogger({ level: 'info', name: 'bench' }), metrics: createMetrics(), readiness: () => null, routes: makeRoutes(deps) });
+const kruise = buildApp({ log: createLogger({ level: 'info', name: 'bench' }), metrics: createMetrics(), routes: makeRoutes(deps) });
 const bare = Fastify();
 bare.post('/mutate-pod', async (r) => {
   const b = r.body as { apiVersion: string; request: { uid: string } };

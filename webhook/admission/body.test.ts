@@ -1,18 +1,20 @@
-// readJsonBody over a real HTTP connection on loopback: chunked and sized bodies, limits, media types, bad JSON.
+// readJsonBody over a real HTTP connection on loopback: chunked and sized bodies, limits, media types, bad JSON, and
+// the byte budget shared by bodies in flight.
 import assert from 'node:assert/strict';
 import { createServer, request, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
 import Fastify from 'fastify';
 import { readJsonBody, type BodyResult, type JsonParser } from './body.js';
+import { byteBudget, type ByteBudget } from './byte-budget.js';
 
 const parse = Fastify().getDefaultJsonParser('error', 'error') as JsonParser;
 
 /** Sends `chunks` (chunked unless `length` is given) and returns what readJsonBody made of them on the server. */
-async function read(chunks: (string | Buffer)[], headers: Record<string, string>, limit = 64): Promise<BodyResult> {
+async function read(chunks: (string | Buffer)[], headers: Record<string, string>, limit = 64, budget: ByteBudget = byteBudget(1024)): Promise<BodyResult> {
   let got: Promise<BodyResult> | undefined;
   const server = createServer((req: IncomingMessage, res) => {
-    got = readJsonBody(req, limit, parse);
+    got = readJsonBody(req, limit, parse, budget);
     void got.then((r) => res.writeHead(r.ok ? 200 : r.code).end());
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -74,4 +76,49 @@ test('an empty body, bad JSON and a __proto__ key are refused with 400 by Fastif
     assert.equal(!r.ok && r.code, 400, JSON.stringify(body));
   }
   assert.equal(({} as Record<string, unknown>).polluted, undefined);
+});
+
+test('a chunk that would take the bytes in flight past the budget is refused with 503, and the bytes are given back', async () => {
+  const budget = byteBudget(50);
+  assert.ok(budget.tryAcquire(20), 'another body holds 20 bytes');
+  const r = await read(['{"x":"', 'y'.repeat(20), 'y'.repeat(20), '"}'], json, 64, budget);
+  assert.equal(!r.ok && r.code, 503);
+  assert.match(!r.ok ? r.message : '', /in flight/);
+  assert.equal(budget.used, 20, 'only the other body\'s bytes are still held');
+  assert.ok(budget.peak <= 50);
+});
+
+test('the budget is given back after a parsed body, a bad body and an over-long one', async () => {
+  const budget = byteBudget(1024);
+  assert.deepEqual(await read(['{"a":', '1}'], json, 64, budget), { ok: true, body: { a: 1 } });
+  assert.equal(!(await read(['{"a":'], json, 64, budget)).ok, true);
+  assert.equal(!(await read(['{"x":"', 'y'.repeat(80), '"}'], json, 64, budget)).ok, true);
+  assert.equal(budget.used, 0);
+  assert.ok(budget.peak > 0, 'the bodies were charged while read');
+});
+
+test('a request cut before its body ends gives its bytes back', async () => {
+  const budget = byteBudget(1024);
+  let got: Promise<BodyResult> | undefined;
+  let arrived!: () => void;
+  const started = new Promise<void>((r) => (arrived = r));
+  const server = createServer((req, res) => {
+    got = readJsonBody(req, 1000, parse, budget);
+    req.once('data', () => arrived());
+    void got.then(() => res.destroy());
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  try {
+    const req = request({ host: '127.0.0.1', port: (server.address() as AddressInfo).port, method: 'POST', headers: { ...json, 'content-length': '500' } });
+    req.on('error', () => {});
+    req.write('{"x":"' + 'y'.repeat(100));
+    await started;
+    assert.ok(budget.used > 0, 'the partial body is charged');
+    req.destroy();
+    const r = await got!;
+    assert.equal(r.ok, false);
+    assert.equal(budget.used, 0);
+  } finally {
+    server.close();
+  }
 });

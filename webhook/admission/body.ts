@@ -7,8 +7,9 @@
 // Limits and errors stay Fastify's: the same 4xx codes, the same JSON parser (getDefaultJsonParser, so __proto__ and
 // constructor.prototype keys are still refused), the same size limit semantics.
 import type { IncomingMessage } from 'node:http';
+import type { ByteBudget } from './byte-budget.js';
 
-export type BodyResult = { ok: true; body: unknown } | { ok: false; code: 400 | 413 | 415; message: string };
+export type BodyResult = { ok: true; body: unknown } | { ok: false; code: 400 | 413 | 415 | 503; message: string };
 
 /** Fastify's JSON parser as getDefaultJsonParser returns it: (request, text, done). */
 export type JsonParser = (req: unknown, body: string, done: (err: Error | null, body?: unknown) => void) => void;
@@ -17,28 +18,39 @@ const isJson = (contentType: string | undefined) => contentType !== undefined &&
 
 /**
  * Reads and parses the JSON body of `raw`, refusing a media type other than application/json (415), a body over
- * `limit` bytes by its Content-Length or as it arrives (413), and an empty or unparseable body (400).
+ * `limit` bytes by its Content-Length or as it arrives (413), a chunk that would take the bytes buffered by all
+ * bodies in flight past `budget`'s cap (503), and an empty or unparseable body (400). Every byte buffered is taken
+ * from `budget` and given back once the body is parsed or refused, or the request closes.
+ *
+ * The budget is charged as bytes arrive, not by Content-Length up front: a client must send (and keep stalled) the
+ * bytes it holds, instead of reserving 7 MiB with one header line.
  */
-export function readJsonBody(raw: IncomingMessage, limit: number, parse: JsonParser): Promise<BodyResult> {
+export function readJsonBody(raw: IncomingMessage, limit: number, parse: JsonParser, budget: ByteBudget): Promise<BodyResult> {
   const type = raw.headers['content-type'];
   if (!isJson(type)) return Promise.resolve({ ok: false, code: 415, message: `unsupported media type ${JSON.stringify(type ?? '')}: an AdmissionReview is application/json` });
   if (Number(raw.headers['content-length']) > limit) return Promise.resolve(tooLarge(limit));
   return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
+    let chunks: Buffer[] = [];
     let size = 0;
     let done = false;
     const finish = (r: BodyResult) => {
       if (done) return;
       done = true;
+      budget.release(size);
+      chunks = [];
       resolve(r);
     };
-    // The listeners stay until the request ends: the rest of an over-long body is still read, and dropped, and an
-    // error after the answer (the client went away) has a listener instead of crashing the process.
+    // The listeners stay until the request closes: chunks after a refusal are dropped (the route closes the
+    // connection after answering), and an error after the answer (the client went away) has a listener instead of
+    // crashing the process.
     raw.on('data', (chunk: Buffer) => {
       if (done) return;
-      size += chunk.length;
-      if (size > limit) finish(tooLarge(limit));
-      else chunks.push(chunk);
+      if (size + chunk.length > limit) finish(tooLarge(limit));
+      else if (!budget.tryAcquire(chunk.length)) finish(overloaded(budget));
+      else {
+        size += chunk.length;
+        chunks.push(chunk);
+      }
     });
     raw.on('end', () => {
       if (done) return;
@@ -46,7 +58,15 @@ export function readJsonBody(raw: IncomingMessage, limit: number, parse: JsonPar
       parse(raw, text, (err, body) => finish(err ? { ok: false, code: 400, message: err.message } : { ok: true, body }));
     });
     raw.on('error', (err: Error) => finish({ ok: false, code: 400, message: `reading the request body: ${err.message}` }));
+    // A request cut by the request timeout or the client closes without 'end' (and, on some paths, without 'error').
+    raw.on('close', () => finish({ ok: false, code: 400, message: 'the request closed before its body was complete' }));
   });
 }
 
 const tooLarge = (limit: number): BodyResult => ({ ok: false, code: 413, message: `request body is larger than ${limit} bytes` });
+
+const overloaded = (budget: ByteBudget): BodyResult => ({
+  ok: false,
+  code: 503,
+  message: `too many request bodies in flight (over ${budget.cap} bytes buffered); retry`,
+});

@@ -1,7 +1,7 @@
 // One generic admission route: decode the envelope → run the handler → encode an AdmissionReview.
 // Whatever a handler does (deny, throw, return garbage), the API server gets a well-formed 200 AdmissionReview that
 // echoes apiVersion and uid; only a malformed review gets a bare HTTP 400.
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { AdmissionDeniedError } from '../../shared/errors.js';
 import { decodeReview, type AdmissionRequest } from './review.js';
@@ -9,6 +9,7 @@ import { denied, errored, resultLabel, type AdmissionResult } from './response.j
 import type { WebhookMetrics } from '../metrics.js';
 import { encodeReview, JSON_CONTENT_TYPE } from './encode.js';
 import { readJsonBody, type JsonParser } from './body.js';
+import type { ByteBudget } from './byte-budget.js';
 
 /** Handlers are pure over the request; the route logs at the boundary with the review's identity (style P11). */
 export type AdmissionHandler = (req: AdmissionRequest) => AdmissionResult | Promise<AdmissionResult>;
@@ -51,9 +52,16 @@ function isResult(r: unknown): r is AdmissionResult {
   return typeof r === 'object' && r !== null && typeof (r as AdmissionResult).allowed === 'boolean';
 }
 
-const REASONS = { 400: 'Bad Request', 413: 'Payload Too Large', 415: 'Unsupported Media Type' } as const;
+const REASONS = { 400: 'Bad Request', 413: 'Payload Too Large', 415: 'Unsupported Media Type', 503: 'Service Unavailable' } as const;
 
-export function registerAdmissionRoute(app: FastifyInstance, route: WebhookRoute, deps: { log: Logger; metrics: WebhookMetrics }): void {
+export interface AdmissionRouteDeps {
+  log: Logger;
+  metrics: WebhookMetrics;
+  /** Shared by every admission route of the server (admission/byte-budget.ts). */
+  bodyBudget: ByteBudget;
+}
+
+export function registerAdmissionRoute(app: FastifyInstance, route: WebhookRoute, deps: AdmissionRouteDeps): void {
   // One label object per result, built once: prom-client then only hashes it, instead of merging start and end labels.
   const labels = new Map<string, { webhook: string; result: string }>();
   const labelsFor = (result: string) => {
@@ -64,14 +72,20 @@ export function registerAdmissionRoute(app: FastifyInstance, route: WebhookRoute
   // Fastify's own JSON parser, with the app's poisoning policy.
   const parse = app.getDefaultJsonParser(app.initialConfig.onProtoPoisoning ?? 'error', app.initialConfig.onConstructorPoisoning ?? 'error') as JsonParser;
 
-  const refuse = (reply: FastifyReply, code: 400 | 413 | 415, message: string) => {
-    deps.metrics.admissionTotal.inc(labelsFor('malformed'));
+  const refuse = (request: FastifyRequest, reply: FastifyReply, code: 400 | 413 | 415 | 503, message: string) => {
+    deps.metrics.admissionTotal.inc(labelsFor(code === 503 ? 'overloaded' : 'malformed'));
+    // A body refused before its end is not read on: `Connection: close` makes Node end and destroy the socket once
+    // the answer is written, instead of draining the rest (up to the request timeout) to reuse the connection.
+    if (!request.raw.complete) reply.header('connection', 'close');
+    // client-go's rest client (the apiserver's webhook client) retries a 503 that carries Retry-After, within the
+    // webhook's timeout: an overload refusal then costs the apiserver a second, not a failed admission.
+    if (code === 503) reply.header('retry-after', '1');
     return reply.code(code).send({ error: REASONS[code], message });
   };
 
-  const admit = async (body: unknown, reply: FastifyReply) => {
+  const admit = async (body: unknown, request: FastifyRequest, reply: FastifyReply) => {
     const decoded = decodeReview(body);
-    if (!decoded.ok) return refuse(reply, 400, decoded.message);
+    if (!decoded.ok) return refuse(request, reply, 400, decoded.message);
     const { apiVersion, request: req } = decoded.review;
     // The review logger (pino serialises its bindings up front) is made only when a line is written: at info level an
     // admitted review writes none.
@@ -99,8 +113,8 @@ export function registerAdmissionRoute(app: FastifyInstance, route: WebhookRoute
     // The hook reads the body (readJsonBody, which says why not Fastify's content-type parser) and answers; Fastify
     // stops there, so neither its parser nor the handler below ever runs for this route.
     onRequest: async (request, reply) => {
-      const read = await readJsonBody(request.raw, ADMISSION_BODY_LIMIT, parse);
-      return read.ok ? admit(read.body, reply) : refuse(reply, read.code, read.message);
+      const read = await readJsonBody(request.raw, ADMISSION_BODY_LIMIT, parse, deps.bodyBudget);
+      return read.ok ? admit(read.body, request, reply) : refuse(request, reply, read.code, read.message);
     },
     handler: async () => {
       throw new Error(`unreachable: the onRequest hook of ${route.path} answers every request`);

@@ -16,6 +16,8 @@ export async function startManager(opts: { repoRoot: string; kubeconfig: string;
     KUBECONFIG: opts.kubeconfig, POD_NAMESPACE: 'kruise-system',
     WEBHOOK_HOST: '127.0.0.1', WEBHOOK_PORT: String(webhookPort), WEBHOOK_CERT_WRITER: 'secret',
     BIND_ADDRESS: '127.0.0.1', HEALTH_PORT: String(healthPort), FEATURE_GATES: e2eFeatureGates,
+    // Called by URL, not through a Service: there is nothing to drain on SIGTERM, and stop() would wait for it.
+    WEBHOOK_DRAIN_SECONDS: '0',
   };
   const daemon = spawnDaemon('kruise-manager', process.execPath, args,
     join(opts.logDir, 'kruise-manager.log'), env);
