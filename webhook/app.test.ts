@@ -110,6 +110,17 @@ test('a body that is not application/json is a 415, and bad bodies count as malf
   assert.match(text, /kruise_webhook_admission_requests_total\{webhook="allow",result="malformed"\} 2/);
 });
 
+test('controller-runtime\'s webhook metrics count requests by path and HTTP code, time them and track in-flight', async () => {
+  const { app, metrics } = testApp(routes);
+  await app.inject({ method: 'POST', url: '/allow', payload: review() as object });
+  await app.inject({ method: 'POST', url: '/allow', payload: '{}', headers: { 'content-type': 'text/plain' } });
+  const text = await metrics.registry.metrics();
+  assert.match(text, /controller_runtime_webhook_requests_total\{webhook="\/allow",code="200"\} 1/);
+  assert.match(text, /controller_runtime_webhook_requests_total\{webhook="\/allow",code="415"\} 1/);
+  assert.match(text, /controller_runtime_webhook_latency_seconds_count\{webhook="\/allow"\} 2/);
+  assert.match(text, /controller_runtime_webhook_requests_in_flight\{webhook="\/allow"\} 0/);
+});
+
 test('a body with a __proto__ key is refused with 400', async () => {
   const { app } = testApp(routes);
   const res = await app.inject({ method: 'POST', url: '/allow', payload: '{"__proto__":{"x":1}}', headers: { 'content-type': 'application/json' } });

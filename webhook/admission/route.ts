@@ -69,6 +69,7 @@ export function registerAdmissionRoute(app: FastifyInstance, route: WebhookRoute
     if (!l) labels.set(result, (l = { webhook: route.name, result }));
     return l;
   };
+  const runtime = deps.metrics.forWebhook(route.path);
   // Fastify's own JSON parser, with the app's poisoning policy.
   const parse = app.getDefaultJsonParser(app.initialConfig.onProtoPoisoning ?? 'error', app.initialConfig.onConstructorPoisoning ?? 'error') as JsonParser;
 
@@ -113,8 +114,16 @@ export function registerAdmissionRoute(app: FastifyInstance, route: WebhookRoute
     // The hook reads the body (readJsonBody, which says why not Fastify's content-type parser) and answers; Fastify
     // stops there, so neither its parser nor the handler below ever runs for this route.
     onRequest: async (request, reply) => {
-      const read = await readJsonBody(request.raw, ADMISSION_BODY_LIMIT, parse, deps.bodyBudget);
-      return read.ok ? admit(read.body, request, reply) : refuse(request, reply, read.code, read.message);
+      const start = process.hrtime.bigint();
+      runtime.inFlight.inc();
+      try {
+        const read = await readJsonBody(request.raw, ADMISSION_BODY_LIMIT, parse, deps.bodyBudget);
+        return await (read.ok ? admit(read.body, request, reply) : refuse(request, reply, read.code, read.message));
+      } finally {
+        runtime.inFlight.dec();
+        runtime.latency.observe(Number(process.hrtime.bigint() - start) / 1e9);
+        runtime.requests(reply.statusCode).inc();
+      }
     },
     handler: async () => {
       throw new Error(`unreachable: the onRequest hook of ${route.path} answers every request`);
