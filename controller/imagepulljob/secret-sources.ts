@@ -11,7 +11,7 @@ import type { Result } from '../../shared/reconcile/types.js';
 import { isActiveJob } from './watch.js';
 
 /** How long an edit of a source Secret may take to reach its copies. */
-export const SOURCE_RESYNC_MS = 5 * 60_000;
+export const SOURCE_RESYNC_MS = 60_000;
 
 /**
  * The job's listed pull secrets from its namespace, by name; a missing one is absent from the map. Any other error
