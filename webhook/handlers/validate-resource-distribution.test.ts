@@ -31,8 +31,9 @@ function world(o: { allowed?: (s: Sar) => boolean; labels?: Record<string, Recor
   };
   const route = validateResourceDistributionRoute(deps);
   const app = buildApp({ log: pino({ level: 'trace' }, sink), routes: [route], metrics: createMetrics(), readiness: () => null });
-  const call = async (object: unknown, userInfo: unknown = user) => {
-    const body = review({ kind: { group: 'apps.kruise.io', version: 'v1alpha1', kind: 'ResourceDistribution' }, object });
+  const call = async (object: unknown, userInfo: unknown = user, oldObject?: unknown) => {
+    const body = review({ kind: { group: 'apps.kruise.io', version: 'v1alpha1', kind: 'ResourceDistribution' }, object,
+      ...(oldObject ? { operation: 'UPDATE' as const, oldObject } : {}) });
     const res = await app.inject({ method: 'POST', url: route.path, payload: { ...body, request: { ...body.request, userInfo } } });
     return { raw: res.body, ...(res.json().response as { allowed: boolean; status?: { code: number; message?: string } }) };
   };
@@ -73,6 +74,16 @@ test('an author allowed everywhere listed is admitted, ConfigMaps checked as con
   const r = await w.call(rd({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' } }, { includedNamespaces: { list: [{ name: 'a' }, { name: 'b' }] } }));
   assert.equal(r.allowed, true);
   assert.deepEqual(w.sars.map((s) => `${s.verb} ${s.resource} ${s.namespace}`), ['create configmaps a', 'update configmaps a', 'create configmaps b', 'update configmaps b']);
+});
+
+test('an update that leaves spec alone needs no access check (garbage collector finalizers, label edits); one that changes it does', async () => {
+  const w = world({ allowed: () => false });
+  const before = rd(secret());
+  const call = (object: unknown) => w.call(object, user, before);
+  const relabelled = { ...before, metadata: { ...before.metadata, labels: { a: 'b' }, finalizers: ['foregroundDeletion'] } };
+  assert.equal((await call(relabelled)).allowed, true);
+  assert.equal(w.sars.length, 0);
+  assert.equal((await call(rd(secret({ data: { k: 'dzI=' } })))).status?.code, 403);
 });
 
 test('allNamespaces and namespaceLabelSelector need the right in every namespace', async () => {

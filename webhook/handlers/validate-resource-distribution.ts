@@ -2,6 +2,7 @@
 // Gather, then decide: the checks that need no I/O run first, so a request for a kind we never distribute costs no
 // API call (review M2: it used to be dry-run-created first); then the author's right to write the resource where it
 // is distributed (review H5, 403 naming the first namespace refused); then upstream's dry-run create.
+import { isDeepStrictEqual } from 'node:util';
 import type { ResourceDistribution } from '../../shared/api/resource-distribution.js';
 import type { Violation } from '../../shared/errors.js';
 import { allowed, denied } from '../admission/response.js';
@@ -42,7 +43,9 @@ export function validateResourceDistributionRoute(deps: ValidateResourceDistribu
       // The validator has checked that spec.resource is a v1 Secret or ConfigMap object.
       const resource = obj.spec?.resource as Record<string, unknown> | undefined;
       if (!isObject(resource)) return fromViolations([], 422);
-      if (deps.canWrite) {
+      // An update that leaves spec alone distributes nothing new: the garbage collector's finalizer edits and label
+      // edits by users without write access to the copies must pass.
+      if (deps.canWrite && (!old || !isDeepStrictEqual(old.spec, obj.spec))) {
         const refusal = await writeRefusal(deps.canWrite, requestUser(req), plural[String(resource.kind)]!, obj.spec?.targets);
         if (refusal) return denied(refusal);
       }
