@@ -190,7 +190,7 @@ describe('ResourceDistribution', { skip: typeof s === 'string' ? s : false }, ()
   });
 
   const bad: { name: string; spec: object; message: RegExp; schema?: true }[] = [
-    { name: 'a Pod as the resource', spec: { resource: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' } }, targets: {} },
+    { name: 'a Pod as the resource', spec: { resource: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, data: { p: plantedB64 }, stringData: { t: planted } }, targets: {} },
       message: /unknown or unsupported resource GroupKind, only support \[Secret ConfigMap\]/ },
     { name: 'a namespace both included and excluded', spec: { resource: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' } },
       targets: { includedNamespaces: { list: [{ name: 'ns-1' }] }, excludedNamespaces: { list: [{ name: 'ns-1' }] } } },
@@ -201,7 +201,7 @@ describe('ResourceDistribution', { skip: typeof s === 'string' ? s : false }, ()
       message: /namespace "kube-system" is never a distribution target: kube-\* namespaces belong to the cluster/ },
     { name: 'a kruise namespace listed by name', spec: { resource: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'kruise-configuration' } }, targets: { includedNamespaces: { list: [{ name: 'kruise-system' }] } } },
       message: /namespace "kruise-system" is never a distribution target: namespaces labelled control-plane=openkruise belong to kruise/ },
-    { name: 'a service-account token', spec: { resource: { apiVersion: 'v1', kind: 'Secret', type: 'kubernetes.io/service-account-token', metadata: { name: 't', annotations: { 'kubernetes.io/service-account.name': 'default' } } },
+    { name: 'a service-account token', spec: { resource: { apiVersion: 'v1', kind: 'Secret', type: 'kubernetes.io/service-account-token', metadata: { name: 't', annotations: { 'kubernetes.io/service-account.name': 'default' } }, stringData: { t: planted } },
       targets: { includedNamespaces: { list: [{ name: 'ns-1' }] } } }, message: /spec\.resource\.type: Forbidden: a Secret of type kubernetes\.io\/service-account-token cannot be distributed/ },
     { name: 'finalizers and ownerReferences in the resource', spec: { resource: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', finalizers: ['e2e/block'],
       ownerReferences: [{ apiVersion: 'v1', kind: 'Pod', name: 'p', uid: '00000000-0000-0000-0000-000000000000' }] } }, targets: {} },
