@@ -18,9 +18,12 @@ import { LeaderElector } from '../shared/kube/leader-election.js';
 import { makeRest } from '../shared/kube/rest.js';
 import { restLeaseClient } from '../shared/kube/rest-lease-client.js';
 import { cachedPod } from './cached-pod.js';
+import { secretMetadataOnly } from './cached-secret.js';
+import { imagePullJobController } from './imagepulljob/controller.js';
+import { resourceDistributionController } from './resourcedistribution/controller.js';
 import { controllers as allControllers } from './controllers.js';
 import { runControllers, selectControllers } from './run-controllers.js';
-import type { ControllerDeps } from './types.js';
+import type { Controller, ControllerDeps } from './types.js';
 
 /**
  * The API server and credentials without @kubernetes/client-node, whose module graph is a good part of an idle
@@ -48,8 +51,11 @@ async function main(): Promise<void> {
   const requests = new Counter({ name: 'rest_client_requests_total', help: 'API requests made, by method', labelNames: ['method'] as const, registers: [registry] });
   const rest = makeRest(await apiServer(config), { onRequest: (method) => requests.inc({ method }) });
   // Pods are cached in the slim form the controllers read (cached-pod.ts): the cache holds every pod of the cluster.
+  // Secrets keep their contents only while a controller that copies them runs (cached-secret.ts).
+  const secretContentReaders: readonly Controller[] = [imagePullJobController, resourceDistributionController];
+  const secretTransform = controllers.some((c) => secretContentReaders.includes(c)) ? undefined : (secretMetadataOnly as CacheTransform);
   const informers = informerFactory({ rest, signal: stop.signal, log,
-    transform: (r) => (r === resources.pods ? (cachedPod as CacheTransform) : undefined) });
+    transform: (r) => (r === resources.pods ? (cachedPod as CacheTransform) : r === resources.secrets ? secretTransform : undefined) });
   const deps: ControllerDeps = {
     rest, informers, log, metrics: registry, clock: realClock, namespace: config.namespace, config,
     events: (component) => eventRecorder({ rest, component, log }),

@@ -212,7 +212,8 @@ describe('NodeImage and ImagePullJob controllers', { skip: typeof s === 'string'
       const refs = () => (nodeImage('kwok-node-3')?.spec?.images?.['registry.example.com/team/app']?.pullSecrets ?? []).map((r) => `${r.namespace}/${r.name}`);
       await eventually('the NodeImage refers to the copy, not the source', () => refs().join() === `${DAEMON_NS}/${copy.metadata.name}`, 30_000);
       kubectlOk(['patch', 'secret', '-n', ns, 'regcred', '--type=merge', '-p', JSON.stringify({ data: { '.dockerconfigjson': cfg('two') } })]);
-      await eventually('copy follows the source', () => copies()[0]?.data?.['.dockerconfigjson'] === cfg('two'), 30_000);
+      // Sources are not watched (review H2): the job reads them again within SOURCE_RESYNC_MS (60 s).
+      await eventually('copy follows the source', () => copies()[0]?.data?.['.dockerconfigjson'] === cfg('two'), 90_000);
       assert.equal(copies().length, 1);
       reportPull('kwok-node-3', 'registry.example.com/team/app', '7', 'Succeeded');
       await eventually('completed', () => job('secrets')?.status?.completionTime, 30_000);

@@ -1,5 +1,6 @@
 // Composition root of the admission webhook: the only place that reads process.env, handles signals or exits.
 import { setMaxListeners } from 'node:events';
+import { AuthorizationV1Api } from '@kubernetes/client-node';
 import { configOrExit, loadConfig, type Config } from '../shared/config.js';
 import { createLogger, type Logger } from '../shared/log.js';
 import { VERSION } from '../shared/version.js';
@@ -13,6 +14,7 @@ import { buildApp } from './app.js';
 import { drainThenClose } from './drain.js';
 import { startAdmissionCaches } from './caches.js';
 import { makeRoutes } from './handlers/index.js';
+import { cachedCanWrite, type CanWrite } from './handlers/write-access.js';
 import { buildHealthApp } from './health.js';
 import { createMetrics } from './metrics.js';
 import { attachCertificateSource, firstCertificate, type CertificateSource } from './tls.js';
@@ -43,18 +45,60 @@ function certificateSource(config: Config, kube: Kube, log: Logger): Certificate
   });
 }
 
+/** Admission waits this long for one API call it makes (dry-run, SubjectAccessReview); the apiserver's own is 10 s. */
+const ADMISSION_CALL_TIMEOUT_MS = 3_000;
+
+/** `p`, or a rejection once `ms` have passed (the request itself is left to the client's own timeout). */
+function withinMs<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms); });
+  return Promise.race([p, late]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * The apiserver's own message from a failed call: never client-node's exception text, which quotes the whole response
+ * and its headers.
+ */
+function apiMessage(err: unknown): string {
+  const body = (err as { body?: unknown }).body;
+  let status: unknown = body;
+  if (typeof body === 'string') { try { status = JSON.parse(body); } catch { status = undefined; } }
+  const message = (status as { message?: unknown } | undefined)?.message;
+  if (typeof message === 'string') return message;
+  const code = (err as { code?: unknown }).code;
+  return typeof code === 'number' ? `HTTP ${code}` : err instanceof Error && !('body' in err) ? err.message : 'request failed';
+}
+
 /** Upstream dry-run-creates a ResourceDistribution's resource in the kruise namespace; AlreadyExists is fine. */
 function dryRunCreate(kube: Kube, namespace: string) {
   return async (resource: Record<string, unknown>): Promise<string | undefined> => {
     const metadata = { ...((resource.metadata as object | undefined) ?? {}), namespace };
     try {
-      await kube.objects.create({ ...resource, metadata } as never, undefined, 'All');
+      await withinMs(kube.objects.create({ ...resource, metadata } as never, undefined, 'All'), ADMISSION_CALL_TIMEOUT_MS, 'dry-run create');
       return undefined;
     } catch (err) {
       if ((err as { code?: number }).code === 409) return undefined;
-      return err instanceof Error ? err.message : String(err);
+      return apiMessage(err);
     }
   };
+}
+
+/** A SubjectAccessReview for the requesting user (review H5); answers cached briefly per user and namespace. */
+function subjectAccess(kube: Kube): CanWrite {
+  const api = kube.kc.makeApiClient(AuthorizationV1Api);
+  return cachedCanWrite(async (user, verb, resource, namespace) => {
+    const body = {
+      apiVersion: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview',
+      spec: { user: user.username, uid: user.uid, groups: user.groups, extra: user.extra,
+        resourceAttributes: { group: '', resource, verb, ...(namespace ? { namespace } : {}) } },
+    };
+    try {
+      const r = await withinMs(api.createSubjectAccessReview({ body }), ADMISSION_CALL_TIMEOUT_MS, 'SubjectAccessReview');
+      return r.status?.allowed === true;
+    } catch (err) {
+      throw new Error(`cannot check whether user "${user.username}" may ${verb} ${resource} in ${namespace ? `namespace "${namespace}"` : 'every namespace'}: ${apiMessage(err)}`);
+    }
+  }, { now: () => Date.now() });
 }
 
 async function main(): Promise<void> {
@@ -77,7 +121,7 @@ async function main(): Promise<void> {
   log.info({ writer: config.certWriter }, 'waiting for the serving certificate');
   const first = await firstCertificate(source, stop.signal);
   if (!first) return;
-  const routes = makeRoutes({ caches, gates: config.featureGates, now: () => new Date(), random: Math.random, dryRunCreate: dryRunCreate(kube, config.namespace) });
+  const routes = makeRoutes({ caches, gates: config.featureGates, now: () => new Date(), random: Math.random, dryRunCreate: dryRunCreate(kube, config.namespace), canWrite: subjectAccess(kube) });
   const app = buildApp({ log, routes, metrics, limits: config.webhookServer, drain, tls: { key: first.key, cert: first.cert } });
   attachCertificateSource(app.server as unknown as { setSecureContext(o: { key: string; cert: string }): void }, source, { log, metrics });
   await app.listen({ host: config.bindAddress, port: config.webhookPort });

@@ -9,6 +9,8 @@ import { resources } from '../../shared/kube/resources.js';
 import { fakeDeps } from '../testing/deps.js';
 import { FakeCluster, RecordingQueue } from '../testing/fake-cluster.js';
 import { imagePullJobController, NODEIMAGE_EVENT_DELAY_MS } from './controller.js';
+import { recordingInformers } from './recording-informers.js';
+import { SOURCE_RESYNC_MS } from './secret-sources.js';
 import { PROGRESS_WRITE_INTERVAL_MS } from './status-pacing.js';
 
 const NODES = ['n1', 'n2', 'n3'];
@@ -19,8 +21,9 @@ function world(spec: Partial<ImagePullJobSpec>, o: { finalizer?: boolean } = {})
   cluster.seed(resources.namespaces, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'kruise-daemon-config' } });
   for (const n of NODES) cluster.seed<NodeImage>(resources.nodeImages, { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'NodeImage', metadata: { name: n, labels: { zone: n === 'n2' ? 'b' : 'a' } }, spec: {} });
   const { deps, ctx, clock } = fakeDeps(cluster);
+  const { informers, requests } = recordingInformers(deps.informers);
   const queue = new RecordingQueue();
-  const reconcile = imagePullJobController.setup(deps, queue);
+  const reconcile = imagePullJobController.setup({ ...deps, informers }, queue);
   const job = cluster.seed<ImagePullJob>(resources.imagePullJobs, {
     apiVersion: 'apps.kruise.io/v1alpha1', kind: 'ImagePullJob',
     metadata: { name: 'j', namespace: 'ns', ...(o.finalizer === false ? {} : { finalizers: ['apps.kruise.io/deletion-protection'] }) },
@@ -53,7 +56,7 @@ function world(spec: Partial<ImagePullJobSpec>, o: { finalizer?: boolean } = {})
     for (const [k] of woken) { queue.delayed.delete(k); queue.add(k); }
     await queue.drain((k) => reconcile(k, ctx));
   };
-  return { cluster, job, run, drainEvents, clock, ni, holders, getJob, report, queue };
+  return { cluster, job, run, drainEvents, clock, ni, holders, getJob, report, queue, requests };
 }
 
 test('parallelism 1 rolls through the nodes as pulls finish, then completes and drops the finalizer', async () => {
@@ -134,6 +137,41 @@ test('pull secrets: copied into kruise-daemon-config, listed in the NodeImages, 
   await w.run();
   assert.ok(w.getJob()?.status?.completionTime);
   assert.equal((await w.cluster.rest.list<V1Secret>(resources.secrets)).items.filter((s) => s.metadata?.namespace === 'kruise-daemon-config').length, 0);
+});
+
+const daemonCopies = async (c: FakeCluster) => (await c.rest.list<V1Secret>(resources.secrets)).items.filter((s) => s.metadata?.namespace === 'kruise-daemon-config');
+
+test('Secrets are cached from kruise-daemon-config only; a source is read with a GET (review H2)', async () => {
+  const w = world({ parallelism: 5, selector: { names: ['n1'] }, pullSecrets: ['reg'] });
+  w.cluster.seed<V1Secret>(resources.secrets, { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'reg', namespace: 'ns' }, data: { k: 'djE=' } });
+  await w.run();
+  assert.deepEqual(w.requests.filter((r) => r.plural === 'secrets'), [{ plural: 'secrets', namespace: 'kruise-daemon-config' }]);
+  assert.ok(w.cluster.calls.some((c) => c.method === 'GET' && c.plural === 'secrets' && c.name === 'reg'), 'the source was read on demand');
+  assert.equal((await daemonCopies(w.cluster)).length, 1);
+});
+
+test('an edited source Secret reaches its copy at the resync, though no cache watches it', async () => {
+  const w = world({ parallelism: 5, selector: { names: ['n1'] }, pullSecrets: ['reg'] });
+  const src = w.cluster.seed<V1Secret>(resources.secrets, { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'reg', namespace: 'ns' }, data: { k: 'djE=' } });
+  await w.run();
+  assert.equal(w.queue.delayed.get('ns/j'), SOURCE_RESYNC_MS, 'a job copying sources comes back to read them');
+  w.cluster.seed<V1Secret>(resources.secrets, { ...src, data: { k: 'djI=' } });
+  assert.equal(w.queue.pending.size, 0, 'the edit itself wakes nothing (sources are not watched)');
+  w.queue.delayed.delete('ns/j');
+  w.queue.add('ns/j');
+  await w.run();
+  assert.deepEqual((await daemonCopies(w.cluster)).map((c) => c.data), [{ k: 'djI=' }]);
+});
+
+test('a source that cannot be read is an error, not a missing source: its copy stays', async () => {
+  const w = world({ parallelism: 5, selector: { names: ['n1'] }, pullSecrets: ['reg'] });
+  w.cluster.seed<V1Secret>(resources.secrets, { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'reg', namespace: 'ns' }, data: { k: 'djE=' } });
+  await w.run();
+  const find = w.cluster.rest.find;
+  w.cluster.rest.find = async (r, o) => { if (r.plural === 'secrets') throw new Error('GET secrets: no answer within 30000 ms'); return find(r, o); };
+  w.queue.add('ns/j');
+  await assert.rejects(w.run(), /no answer/);
+  assert.equal((await daemonCopies(w.cluster)).length, 1);
 });
 
 test('an Always job past its TTL is deleted', async () => {

@@ -13,11 +13,12 @@ import { freshView } from '../../shared/kube/fresh-view.js';
 import { metaTime, parseMetaTime } from '../../shared/kube/meta-time.js';
 import { objectKey } from '../../shared/kube/keys.js';
 import { resources, withTypeMeta } from '../../shared/kube/resources.js';
-import { TerminalError, type Result } from '../../shared/reconcile/types.js';
+import { TerminalError, type ReconcileContext, type Result } from '../../shared/reconcile/types.js';
 import type { Controller } from '../types.js';
 import { computeStatus, parallelismOf } from './job-status.js';
 import { OwnerIndex } from './owner-index.js';
 import { planSecrets } from './secret-copies.js';
+import { readSources, withSourceResync } from './secret-sources.js';
 import { progressWriteDelay } from './status-pacing.js';
 import { withJobTag, withoutJobTags } from './tag-edit.js';
 import { alignTag, tagPullPolicy } from './tag-policy.js';
@@ -41,7 +42,8 @@ export const imagePullJobController: Controller = {
     const jobCache = informers.cache<ImagePullJob>(resources.imagePullJobs);
     const niCache = informers.cache<NodeImage>(resources.nodeImages);
     const pods = informers.cache<Pod>(resources.pods);
-    const secrets = informers.cache<V1Secret>(resources.secrets);
+    // The copies only: sources in job namespaces are read on demand (secret-sources.ts; review H2).
+    const copies = informers.cache<V1Secret>(resources.secrets, { namespace: config.daemonConfigNamespace });
     const namespaces = informers.cache<V1Namespace>(resources.namespaces);
     const jobs = freshView(jobCache, () => clock.now());
     const nodeImages = freshView(niCache, () => clock.now());
@@ -65,13 +67,17 @@ export const imagePullJobController: Controller = {
       for (const key of jobsForNodeImage(watchState, name, niCache.get(name), before)) queue.addAfter(key, NODEIMAGE_EVENT_DELAY_MS);
     });
     pods.onChange((pod) => { for (const key of jobsForPod(watchState, pod)) queue.add(key); });
-    secrets.onChange((s) => { for (const key of jobsForSecret(watchState, s, config.daemonConfigNamespace)) queue.add(key); });
+    copies.onChange((s) => { for (const key of jobsForSecret(watchState, s, config.daemonConfigNamespace)) queue.add(key); });
 
-    const secretPlan = (job: ImagePullJob, finished: boolean) => planSecrets({
-      job, finished, daemonNamespace: config.daemonConfigNamespace,
-      source: (name) => secrets.get(`${job.metadata?.namespace}/${name}`),
-      copies: secrets.list().filter((s) => s.metadata?.namespace === config.daemonConfigNamespace),
-    });
+    /** A finished job only releases its copies, so its sources are not read. */
+    const secretPlan = async (job: ImagePullJob, finished: boolean) => {
+      const sources = finished ? new Map<string, V1Secret>() : await readSources(rest, job);
+      return planSecrets({
+        job, finished, daemonNamespace: config.daemonConfigNamespace,
+        source: (name) => sources.get(name),
+        copies: copies.list().filter((s) => s.metadata?.namespace === config.daemonConfigNamespace),
+      });
+    };
     const setFinalizers = async (job: ImagePullJob, finalizers: string[]) => {
       jobs.wrote(await rest.replace(resources.imagePullJobs, withTypeMeta(resources.imagePullJobs, { ...job, metadata: { ...job.metadata, finalizers } }), { fieldManager: FIELD_MANAGER }));
     };
@@ -79,12 +85,12 @@ export const imagePullJobController: Controller = {
       (name) => updateNodeImage(rest, nodeImages, name, (ni) => withoutJobTags(ni, uid)));
     /** Upstream's finalize: release the secret copies, then drop the protection finalizer. */
     const finalize = async (job: ImagePullJob) => {
-      await applySecretPlan(rest, secretPlan(job, true));
+      await applySecretPlan(rest, await secretPlan(job, true));
       const finalizers = job.metadata?.finalizers ?? [];
       if (finalizers.includes(Finalizer)) await setFinalizers(job, finalizers.filter((f) => f !== Finalizer));
     };
 
-    return async (key, { log }): Promise<Result | void> => {
+    const reconcile = async (key: string, { log }: ReconcileContext): Promise<Result | void> => {
       const job = jobs.get(key);
       if (!job) { lastTargets.delete(key); lastStatusWrite.delete(key); return; }
       const uid = job.metadata?.uid ?? '';
@@ -123,7 +129,7 @@ export const imagePullJobController: Controller = {
       }
       lastTargets.set(key, new Set(targets.map((t) => t.metadata!.name!)));
 
-      const plan = secretPlan(current, false);
+      const plan = await secretPlan(current, false);
       if (plan.missing.length) log.warn({ secrets: plan.missing }, 'pull secrets not found; pulling without them');
       if (plan.create.length || plan.update.length) {
         const ns = namespaces.get(config.daemonConfigNamespace);
@@ -162,6 +168,7 @@ export const imagePullJobController: Controller = {
         return { requeueAfterMs: Math.max(1000, left) };
       }
     };
+    return async (key, ctx) => withSourceResync(await reconcile(key, ctx), jobs.get(key), config.daemonConfigNamespace);
   },
 };
 

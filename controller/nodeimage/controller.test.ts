@@ -8,6 +8,7 @@ import type { NodeImage } from '../../shared/api/node-image.js';
 import { resources } from '../../shared/kube/resources.js';
 import { fakeDeps } from '../testing/deps.js';
 import { FakeCluster, RecordingQueue } from '../testing/fake-cluster.js';
+import { recordingInformers } from '../imagepulljob/recording-informers.js';
 import { nodeImageController } from './controller.js';
 
 const T0 = Date.parse('2025-06-01T12:00:00Z');
@@ -20,11 +21,12 @@ const node = (name: string, readySince: number, labels: Record<string, string> =
 function world() {
   const cluster = new FakeCluster();
   const { deps, ctx, clock, events } = fakeDeps(cluster);
+  const { informers, requests } = recordingInformers(deps.informers);
   const queue = new RecordingQueue();
-  const reconcile = nodeImageController.setup(deps, queue);
+  const reconcile = nodeImageController.setup({ ...deps, informers }, queue);
   const run = () => queue.drain((k) => reconcile(k, ctx));
   const ni = (n: string) => cluster.get<NodeImage>(resources.nodeImages, n);
-  return { cluster, run, ni, queue, clock, events, reconcile, ctx };
+  return { cluster, run, ni, queue, clock, events, reconcile, ctx, requests };
 }
 
 test('a node Ready for 30 s gets a NodeImage with its labels; a younger one is looked at again when due', async () => {
@@ -89,4 +91,9 @@ test('deleting a pull-secret copy in kruise-daemon-config removes the refs to it
   await w.cluster.rest.delete(resources.secrets, { namespace: 'kruise-daemon-config', name: 'reg-abcde' });
   await w.run();
   assert.deepEqual(w.ni('n1')!.spec!.images!.app!.pullSecrets, [{ namespace: 'default', name: 'elsewhere' }]);
+});
+
+test('only Secrets of kruise-daemon-config are cached (review H2)', () => {
+  const w = world();
+  assert.deepEqual(w.requests.filter((r) => r.plural === 'secrets'), [{ plural: 'secrets', namespace: 'kruise-daemon-config' }]);
 });

@@ -29,7 +29,8 @@ export const nodeImageController: Controller = {
     const nodes = informers.cache<V1Node>(resources.nodes);
     const nodeImages = informers.cache<NodeImage>(resources.nodeImages);
     const jobs = informers.cache<ImagePullJob>(resources.imagePullJobs);
-    const secrets = informers.cache<V1Secret>(resources.secrets);
+    // Only pull-secret copies in the daemon-config namespace are ever looked at (review H2: not every Secret).
+    const secrets = informers.cache<V1Secret>(resources.secrets, { namespace: config.daemonConfigNamespace });
     const view = freshView(nodeImages, () => clock.now());
     const index = new OwnerIndex();
     const recorder = events('nodeimage-controller');

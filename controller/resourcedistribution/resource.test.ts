@@ -23,6 +23,8 @@ const decodeCases: { name: string; raw: unknown; error?: RegExp; body?: Record<s
   { name: 'data that is not a map of strings is refused', raw: cm({ data: { a: 1 } }), error: /spec.resource.data has the wrong type/ },
   { name: 'labels that are not strings are refused', raw: cm({ metadata: { name: 'x', labels: { a: true } } }), error: /labels is not a map of strings/ },
   { name: 'a non-object is refused', raw: 'ConfigMap', error: /not an object/ },
+  { name: 'a service-account token is not distributed (review H5)', raw: { apiVersion: 'v1', kind: 'Secret', metadata: { name: 't' }, type: 'kubernetes.io/service-account-token' },
+    error: /service-account-token is not distributed/ },
 ];
 for (const tc of decodeCases) {
   test(`decodeResource: ${tc.name}`, () => {
@@ -78,7 +80,7 @@ test('buildCopy for a create: namespace, controller ref, the three annotations',
   });
 });
 
-test('buildCopy for an update: keeps the copy\'s extra labels/annotations and finalizers, the resource wins on shared keys', () => {
+test('buildCopy for an update: keeps the copy\'s extra labels/annotations and its own finalizers, the resource wins on shared keys', () => {
   const r = decoded(cm({ metadata: { name: 'game-demo', labels: { l: 'new' }, finalizers: ['b/f'] } }));
   const existing: CopyObject = { metadata: { name: 'game-demo', namespace: 'ns-1', resourceVersion: '7', labels: { l: 'old', mine: 'x' },
     annotations: { 'kruise.io/resourcedistribution.resource.hashcode': 'old', note: 'kept' }, finalizers: ['a/f'] }, data: { a: 'local edit' } };
@@ -86,15 +88,16 @@ test('buildCopy for an update: keeps the copy\'s extra labels/annotations and fi
   assert.deepEqual(got.metadata?.labels, { l: 'new', mine: 'x' });
   assert.equal(got.metadata?.annotations?.note, 'kept');
   assert.equal(got.metadata?.annotations?.['kruise.io/resourcedistribution.resource.hashcode'], 'new-hash');
-  assert.deepEqual(got.metadata?.finalizers, ['a/f', 'b/f']);
+  assert.deepEqual(got.metadata?.finalizers, ['a/f'], 'the resource\'s finalizer is never copied (review H5)');
   assert.equal(got.metadata?.resourceVersion, undefined, 'an unconditional replace, as upstream');
   assert.deepEqual((got as { data?: unknown }).data, { a: '1' });
 });
 
-test('buildCopy replaces an existing reference to the RD instead of adding a second', () => {
-  const r = decoded(cm({ metadata: { name: 'game-demo', ownerReferences: [{ apiVersion: 'v1', kind: 'Foo', name: 'f', uid: 'f-uid' }, ref({ controller: false })] } }));
-  const refs = buildCopy(rd, r, 'ns-1', 'h', new Date(0)).metadata?.ownerReferences ?? [];
-  assert.deepEqual(refs.map((x) => `${x.uid}:${x.controller ?? false}`), ['f-uid:false', 'rd-uid:true']);
+test('buildCopy: the RD\'s controller reference is the only ownerReference, whatever spec.resource lists (review H5)', () => {
+  const r = decoded(cm({ metadata: { name: 'game-demo', finalizers: ['b/f'], ownerReferences: [{ apiVersion: 'v1', kind: 'Foo', name: 'f', uid: 'f-uid' }, ref({ controller: false })] } }));
+  const copy = buildCopy(rd, r, 'ns-1', 'h', new Date(0));
+  assert.deepEqual((copy.metadata?.ownerReferences ?? []).map((x) => `${x.uid}:${x.controller ?? false}`), ['rd-uid:true']);
+  assert.equal(copy.metadata?.finalizers, undefined);
 });
 
 test('buildCopy does not share the RD\'s maps with the copy', () => {

@@ -2,8 +2,10 @@
 //
 // Upstream decodes spec.resource into a typed v1 Secret/ConfigMap, so fields unknown to those types never reach a
 // copy; we keep the same fields. A copy is the resource with its namespace set, a controller ownerReference to the
-// RD, and the hashcode / from / distributed.timestamp annotations.
-import type { KubernetesObject, V1OwnerReference } from '@kubernetes/client-node';
+// RD, and the hashcode / from / distributed.timestamp annotations. Beyond upstream (review H5; the webhook refuses
+// them too): the resource's finalizers and ownerReferences are never copied, and a service-account token Secret is
+// not distributed at all.
+import type { KubernetesObject } from '@kubernetes/client-node';
 import {
   ResourceDistributionDistributedTimestampAnnotation,
   ResourceDistributionHashCodeAnnotation,
@@ -21,8 +23,6 @@ export interface DistributedResource {
   name: string;
   labels: Record<string, string>;
   annotations: Record<string, string>;
-  finalizers: string[];
-  ownerReferences: V1OwnerReference[];
   body: Record<string, unknown>;
 }
 
@@ -63,10 +63,9 @@ export function decodeResource(raw: unknown): DistributedResource | { error: str
     if (!ok) return { error: `spec.resource.${f} has the wrong type for a v1 ${kind}` };
     body[f] = v;
   }
-  const finalizers = Array.isArray(md.finalizers) ? md.finalizers.filter((f): f is string => typeof f === 'string') : [];
-  const ownerReferences = Array.isArray(md.ownerReferences) ? (md.ownerReferences as V1OwnerReference[]) : [];
+  if (body.type === 'kubernetes.io/service-account-token') return { error: 'a Secret of type kubernetes.io/service-account-token is not distributed' };
   return {
-    kind, name: md.name, body, finalizers, ownerReferences,
+    kind, name: md.name, body,
     labels: { ...(md.labels as Record<string, string> | undefined) },
     annotations: { ...(md.annotations as Record<string, string> | undefined) },
   };
@@ -116,16 +115,13 @@ function sameJson(a: unknown, b: unknown): boolean {
 
 /**
  * The object to create in `namespace`, or — given the `existing` copy — to replace it with: the existing copy's
- * labels and annotations stay where the resource does not set the key, finalizers are unioned, and the ownerReference
- * to this RD is added or refreshed.
+ * labels, annotations and finalizers stay (the resource wins on a shared key), and the only ownerReference is this
+ * RD's controller reference.
  */
 export function buildCopy(rd: ResourceDistribution, resource: DistributedResource, namespace: string, hash: string, now: Date, existing?: CopyObject): CopyObject {
-  const ref = controllerRef(rd, { apiVersion: KRUISE_API_VERSION, kind: 'ResourceDistribution' });
-  const ownerReferences = resource.ownerReferences.some((r) => r.uid === ref.uid)
-    ? resource.ownerReferences.map((r) => (r.uid === ref.uid ? ref : r))
-    : [...resource.ownerReferences, ref];
+  const ownerReferences = [controllerRef(rd, { apiVersion: KRUISE_API_VERSION, kind: 'ResourceDistribution' })];
   const old = existing?.metadata;
-  const finalizers = [...new Set([...resource.finalizers, ...(old?.finalizers ?? [])])].sort();
+  const finalizers = [...(old?.finalizers ?? [])].sort();
   return {
     apiVersion: 'v1',
     kind: resource.kind,

@@ -9,6 +9,7 @@ const ns = (name: string, labels?: Record<string, string>): V1Namespace => ({ me
 const world = [
   ns('default'), ns('kube-system', { group: 'test' }), ns('kube-public'), ns('kube-node-lease'),
   ns('ns-1'), ns('ns-2', { group: 'test' }), ns('ns-3', { group: 'test' }), ns('ns-5', { group: 'other' }),
+  ns('kruise-system', { 'control-plane': 'openkruise', group: 'test' }),
 ];
 const list = (...names: string[]) => ({ list: names.map((name) => ({ name })) });
 
@@ -16,18 +17,19 @@ const cases: { name: string; targets: ResourceDistributionTargets; matched: stri
   { name: 'seed example: included (existing or not) ∪ selector − excluded',
     targets: { includedNamespaces: list('ns-1', 'ns-4'), namespaceLabelSelector: { matchLabels: { group: 'test' } }, excludedNamespaces: list('ns-3') },
     matched: ['ns-1', 'ns-2', 'ns-4'] },
-  { name: 'allNamespaces: every existing namespace except kube-system and kube-public',
-    targets: { allNamespaces: true }, matched: ['default', 'kube-node-lease', 'ns-1', 'ns-2', 'ns-3', 'ns-5'] },
+  { name: 'allNamespaces: every existing namespace except kube-* and kruise ones',
+    targets: { allNamespaces: true }, matched: ['default', 'ns-1', 'ns-2', 'ns-3', 'ns-5'] },
   { name: 'allNamespaces ignores includedNamespaces and the selector but honours excludedNamespaces',
     targets: { allNamespaces: true, includedNamespaces: list('nowhere'), namespaceLabelSelector: { matchLabels: { group: 'none' } }, excludedNamespaces: list('default', 'ns-1') },
-    matched: ['kube-node-lease', 'ns-2', 'ns-3', 'ns-5'] },
-  { name: 'a selector never picks system namespaces', targets: { namespaceLabelSelector: { matchLabels: { group: 'test' } } }, matched: ['ns-2', 'ns-3'] },
-  { name: 'a system namespace listed in includedNamespaces is targeted', targets: { includedNamespaces: list('kube-system', 'kube-public') }, matched: ['kube-public', 'kube-system'] },
+    matched: ['ns-2', 'ns-3', 'ns-5'] },
+  { name: 'a selector never picks kube-* or kruise namespaces', targets: { namespaceLabelSelector: { matchLabels: { group: 'test' } } }, matched: ['ns-2', 'ns-3'] },
+  { name: 'kube-* and kruise namespaces listed in includedNamespaces are skipped (review H5)',
+    targets: { includedNamespaces: list('kube-system', 'kube-public', 'kube-future', 'kruise-system', 'ns-1') }, matched: ['ns-1'] },
   { name: 'an empty selector selects nothing', targets: { namespaceLabelSelector: {} }, matched: [] },
   { name: 'matchExpressions alone select', targets: { namespaceLabelSelector: { matchExpressions: [{ key: 'group', operator: 'In', values: ['other'] }] } }, matched: ['ns-5'] },
   { name: 'NotIn matches namespaces without the label (but not system ones)',
     targets: { namespaceLabelSelector: { matchExpressions: [{ key: 'group', operator: 'NotIn', values: ['test'] }] } },
-    matched: ['default', 'kube-node-lease', 'ns-1', 'ns-5'] },
+    matched: ['default', 'ns-1', 'ns-5'] },
   { name: 'no targets at all', targets: {}, matched: [] },
 ];
 

@@ -5,14 +5,16 @@
 //           − excludedNamespaces
 // unmatched = existing namespaces − matched. Both sorted by name.
 //
-// System namespaces (kube-system, kube-public) are matched only when named in includedNamespaces: v1.8.2 had no
-// exclusion, upstream HEAD excludes them even when listed; we keep an explicit listing meaningful
-// (docs/compatibility.md).
+// Protected namespaces (kube-*, and kruise's own, labelled control-plane=openkruise) are never matched, even when
+// named in includedNamespaces (review H5; shared/domain/protected-namespaces.ts). v1.8.2 had no exclusion; upstream
+// HEAD excludes kube-system and kube-public (docs/compatibility.md). A copy an older version left in one of them is
+// cleaned up like any unmatched namespace's.
 import type { V1Namespace } from '@kubernetes/client-node';
 import type { ResourceDistributionTargetNamespaces, ResourceDistributionTargets } from '../../shared/api/resource-distribution.js';
 import { matchesLabelSelector } from '../../shared/domain/label-selector.js';
+import { protectedNamespaceReason } from '../../shared/domain/protected-namespaces.js';
 
-export const SYSTEM_NAMESPACES: ReadonlySet<string> = new Set(['kube-system', 'kube-public']);
+const isProtected = (name: string, labels: Readonly<Record<string, string>> | undefined) => protectedNamespaceReason(name, labels) !== null;
 
 export interface TargetNamespaces {
   matched: string[];
@@ -32,19 +34,21 @@ function selectorInUse(t: ResourceDistributionTargets): boolean {
 export function targetNamespaces(targets: ResourceDistributionTargets | undefined, namespaces: readonly V1Namespace[]): TargetNamespaces {
   const t = targets ?? {};
   const existing = namespaces.map((n) => n.metadata?.name).filter((n): n is string => !!n);
+  const labels = new Map(namespaces.map((n) => [n.metadata?.name ?? '', n.metadata?.labels]));
   const matched = new Set<string>();
   if (t.allNamespaces) {
-    for (const n of existing) if (!SYSTEM_NAMESPACES.has(n)) matched.add(n);
+    for (const n of existing) matched.add(n);
   } else {
     for (const n of names(t.includedNamespaces)) matched.add(n);
     if (selectorInUse(t)) {
       for (const ns of namespaces) {
         const n = ns.metadata?.name;
-        if (n && !SYSTEM_NAMESPACES.has(n) && matchesLabelSelector(t.namespaceLabelSelector!, ns.metadata?.labels)) matched.add(n);
+        if (n && matchesLabelSelector(t.namespaceLabelSelector!, ns.metadata?.labels)) matched.add(n);
       }
     }
   }
   for (const n of names(t.excludedNamespaces)) matched.delete(n);
+  for (const n of matched) if (isProtected(n, labels.get(n))) matched.delete(n);
   return {
     matched: [...matched].sort(byName),
     unmatched: existing.filter((n) => !matched.has(n)).sort(byName),
@@ -54,7 +58,7 @@ export function targetNamespaces(targets: ResourceDistributionTargets | undefine
 /** Whether a namespace with these labels is selected through namespaceLabelSelector alone. */
 export function matchesViaSelector(targets: ResourceDistributionTargets | undefined, name: string, labels: Record<string, string> | undefined): boolean {
   const t = targets ?? {};
-  if (SYSTEM_NAMESPACES.has(name) || !selectorInUse(t)) return false;
+  if (isProtected(name, labels) || !selectorInUse(t)) return false;
   return matchesLabelSelector(t.namespaceLabelSelector!, labels);
 }
 
@@ -66,9 +70,8 @@ export function isIncluded(targets: ResourceDistributionTargets | undefined, nam
 /** Whether the targets select this (existing) namespace: the per-namespace form of targetNamespaces. */
 export function matchesTargets(targets: ResourceDistributionTargets | undefined, name: string, labels: Record<string, string> | undefined): boolean {
   const t = targets ?? {};
-  if (names(t.excludedNamespaces).includes(name)) return false;
+  if (names(t.excludedNamespaces).includes(name) || isProtected(name, labels)) return false;
   if (isIncluded(t, name)) return true;
-  if (SYSTEM_NAMESPACES.has(name)) return false;
   if (t.allNamespaces) return true;
   return matchesViaSelector(t, name, labels);
 }

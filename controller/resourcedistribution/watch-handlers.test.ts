@@ -35,7 +35,7 @@ test('rdHandler: creates, deletes and new generations enqueue; status-only updat
 const nsCases: { name: string; events: [verb: 'add' | 'update' | 'delete', name: string, labels?: Record<string, string>][]; want: string[] }[] = [
   { name: 'a new namespace: allNamespaces, included and selector matches', events: [['add', 'ns-a', { team: 'x' }]], want: ['all', 'listed', 'team'] },
   { name: 'a new excluded namespace is not for the RD that excludes it', events: [['add', 'skip']], want: [] },
-  { name: 'a new system namespace only for the RD that lists it', events: [['add', 'kube-system', { team: 'x' }]], want: ['listed'] },
+  { name: 'a new kube-* namespace is for no RD, even one listing it (review H5)', events: [['add', 'kube-system', { team: 'x' }]], want: [] },
   { name: 'labels changed: RDs whose selector matched the new labels', events: [['add', 'n'], ['update', 'n', { team: 'x' }]], want: ['all', 'team'] },
   { name: 'labels changed: RDs whose selector matched the old labels', events: [['add', 'n', { team: 'x' }], ['update', 'n', { team: 'y' }]], want: ['all', 'team', 'team'] },
   { name: 'an update without a label change enqueues nothing', events: [['add', 'n', { team: 'x' }], ['update', 'n', { team: 'x' }]], want: ['all', 'team'] },

@@ -24,6 +24,7 @@ import { validateImagePullJobRoute } from './validate-image-pull-job.js';
 import { validateNodeImageRoute } from './validate-node-image.js';
 import { validateResourceDistributionRoute } from './validate-resource-distribution.js';
 import { validateSidecarSetRoute } from './validate-sidecarset.js';
+import type { CanWrite } from './write-access.js';
 
 export interface RouteDeps {
   caches: AdmissionCaches;
@@ -32,6 +33,8 @@ export interface RouteDeps {
   random: () => number;
   /** Server-side dry-run create for ResourceDistribution; offline callers (CLI, tests) leave it out. */
   dryRunCreate?: (resource: Record<string, unknown>) => Promise<string | undefined>;
+  /** SubjectAccessReview for a ResourceDistribution's author (write-access.ts); offline callers leave it out. */
+  canWrite?: CanWrite;
 }
 
 /** The SidecarSet validation context, gathered from the caches before the pure validator runs. */
@@ -87,6 +90,7 @@ export function makeRoutes(deps: RouteDeps): WebhookRoute[] {
     validateImagePullJobRoute({ gates, validate: validateImagePullJob, denialCode: imagePullJobDenialCode }),
     mutateNodeImageRoute({ gates, defaults: defaultNodeImage, now: deps.now }),
     validateNodeImageRoute({ gates, validate: (o) => validateNodeImage(o) }),
-    validateResourceDistributionRoute({ gates, validate: validateResourceDistribution, ...(deps.dryRunCreate ? { dryRunCreate: deps.dryRunCreate } : {}) }),
+    validateResourceDistributionRoute({ gates, validate: validateResourceDistribution, namespaceLabels: deps.caches.namespaceLabels,
+      ...(deps.dryRunCreate ? { dryRunCreate: deps.dryRunCreate } : {}), ...(deps.canWrite ? { canWrite: deps.canWrite } : {}) }),
   ];
 }

@@ -4,8 +4,13 @@
 // The upstream server-side dry-run create of spec.resource (in the kruise namespace) needs the API server, so the
 // caller runs it first and passes the outcome in `dryRunError` (undefined = succeeded or AlreadyExists). Callers that
 // cannot dry-run simply omit it and that one check is skipped.
+//
+// Beyond upstream (review H5, M1): kube-* and kruise namespaces are refused as explicit targets; a service-account
+// token, finalizers and ownerReferences are refused in spec.resource; and no message or echoed value carries the
+// resource's contents (a Secret's data would reach the denial text and the webhook log).
 import type { ResourceDistribution, ResourceDistributionTargetNamespaces } from '../../api/resource-distribution.js';
 import type { Violation } from '../../errors.js';
+import { protectedNamespaceReason } from '../protected-namespaces.js';
 import { isDNS1123Label, isDNS1123Subdomain } from './names.js';
 import { validateClusterObjectMeta } from './object-meta.js';
 import { labelSelectorConversionError } from './selector-validation.js';
@@ -13,6 +18,8 @@ import { labelSelectorConversionError } from './selector-validation.js';
 export interface ResourceDistributionValidationOptions {
   /** Error text of the dry-run create of spec.resource; undefined when it succeeded, hit AlreadyExists, or was not run. */
   dryRunError?: string;
+  /** Labels of an existing namespace (from the webhook's cache); undefined when unknown or missing. */
+  namespaceLabels?: (name: string) => Record<string, string> | undefined;
 }
 
 const supportedKinds = ['Secret', 'ConfigMap'];
@@ -33,7 +40,8 @@ export function validateResourceDistribution(
   if (!decoded) return out;
   const oldDecoded = old ? decodeResource(old.spec?.resource, out) : undefined;
   out.push(...validateResource(decoded, oldDecoded, opts.dryRunError));
-  out.push(...validateTargets(obj));
+  out.push(...validateContent(obj.spec?.resource as Record<string, unknown>));
+  out.push(...validateTargets(obj, opts.namespaceLabels ?? (() => undefined)));
   return out;
 }
 
@@ -50,9 +58,9 @@ function decodeResource(resource: unknown, out: Violation[]): DecodedResource | 
   };
   if (typeof resource !== 'object' || Array.isArray(resource)) return fail('json: cannot unmarshal non-object into Go value of type map[string]interface {}');
   const r = resource as { apiVersion?: unknown; kind?: unknown; metadata?: { name?: unknown } };
-  const raw = JSON.stringify(resource);
-  if (typeof r.kind !== 'string' || r.kind === '') return fail(`Object 'Kind' is missing in '${raw}'`);
-  if (typeof r.apiVersion !== 'string' || r.apiVersion === '') return fail(`Object 'apiVersion' is missing in '${raw}'`);
+  // Upstream's message quotes the whole object; for a Secret that is its data (review M1): name the field only.
+  if (typeof r.kind !== 'string' || r.kind === '') return fail(`Object 'Kind' is missing in spec.resource`);
+  if (typeof r.apiVersion !== 'string' || r.apiVersion === '') return fail(`Object 'apiVersion' is missing in spec.resource`);
   return { apiVersion: r.apiVersion, kind: r.kind, name: typeof r.metadata?.name === 'string' ? r.metadata.name : '' };
 }
 
@@ -71,7 +79,27 @@ function validateResource(r: DecodedResource, old: DecodedResource | undefined, 
   return [];
 }
 
-function validateTargets(obj: ResourceDistribution): Violation[] {
+/**
+ * What a copy must never carry (review H5): a service-account token (the token controller would mint credentials for
+ * any service account named in its annotations), finalizers (one RD could block the deletion of every namespace) and
+ * ownerReferences (copies would be collected with, or held by, objects their author does not own).
+ */
+function validateContent(resource: Record<string, unknown>): Violation[] {
+  const out: Violation[] = [];
+  const md = (typeof resource.metadata === 'object' && resource.metadata !== null ? resource.metadata : {}) as Record<string, unknown>;
+  if (resource.kind === 'Secret' && resource.type === 'kubernetes.io/service-account-token') {
+    out.push({ field: 'spec.resource.type', type: 'Forbidden', detail: 'a Secret of type kubernetes.io/service-account-token cannot be distributed' });
+  }
+  for (const f of ['finalizers', 'ownerReferences'] as const) {
+    const v = md[f];
+    if (v !== undefined && v !== null && !(Array.isArray(v) && v.length === 0)) {
+      out.push({ field: `spec.resource.metadata.${f}`, type: 'Forbidden', detail: `${f} cannot be distributed` });
+    }
+  }
+  return out;
+}
+
+function validateTargets(obj: ResourceDistribution, namespaceLabels: (name: string) => Record<string, string> | undefined): Violation[] {
   const targets = obj.spec?.targets ?? {};
   const out: Violation[] = [];
   const included = new Set<string>();
@@ -81,7 +109,11 @@ function validateTargets(obj: ResourceDistribution): Violation[] {
       for (const detail of isDNS1123Label(ns.name ?? '')) out.push({ field: `spec.targets.${key}`, type: 'Invalid value', value: list, detail });
     }
   };
-  check(targets.includedNamespaces, 'includedNamespaces', (n) => included.add(n));
+  check(targets.includedNamespaces, 'includedNamespaces', (n) => {
+    included.add(n);
+    const reason = typeof n === 'string' ? protectedNamespaceReason(n, namespaceLabels(n)) : null;
+    if (reason) out.push({ field: 'spec.targets.includedNamespaces', type: 'Forbidden', detail: `namespace "${n}" is never a distribution target: ${reason}` });
+  });
   const conflicted: string[] = [];
   check(targets.excludedNamespaces, 'excludedNamespaces', (n) => {
     if (included.has(n)) conflicted.push(n);
