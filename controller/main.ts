@@ -42,6 +42,8 @@ async function apiServer(config: { kubeconfig: string | undefined }): Promise<Ap
 async function main(): Promise<void> {
   const config = configOrExit(loadConfig, process.env);
   const log = createLogger({ level: config.logLevel, name: 'kruise-controller' });
+  // Upstream's names are accepted so an OpenKruise value keeps working; say once which of them change nothing here.
+  if (config.unimplementedGates.length) log.warn({ gates: config.unimplementedGates }, 'feature gates accepted without effect: kruise-ts has no such feature');
   const controllers = selectControllers(allControllers, config.controllers, config.featureGates);
   const stop = new AbortController();
   setMaxListeners(256, stop.signal);

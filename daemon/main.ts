@@ -21,6 +21,8 @@ const CRI_CHECK_TIMEOUT_MS = 5_000;
 async function main(): Promise<void> {
   const cfg = configOrExit(loadDaemonConfig, process.env);
   const log = createLogger({ level: cfg.logLevel, name: 'kruise-daemon' });
+  // Upstream's names are accepted so an OpenKruise value keeps working; say once which of them change nothing here.
+  if (cfg.unimplementedGates.length) log.warn({ gates: cfg.unimplementedGates }, 'feature gates accepted without effect: kruise-ts has no such feature');
   const stop = new AbortController();
   // Every informer, queue and pull listens on this one signal; the default cap of 10 would warn about a non-leak.
   setMaxListeners(256, stop.signal);

@@ -118,3 +118,11 @@ test('webhook server limits: a budget below one maximal review, or headers allow
     (err: unknown) => err instanceof ConfigError && /WEBHOOK_HEADERS_TIMEOUT_SECONDS \(10\) must not exceed/.test(err.message),
   );
 });
+
+test('FEATURE_GATES takes any OpenKruise v1.9 gate (unimplemented ones listed for the start warning) and refuses unknown names', () => {
+  const c = loadConfig({ FEATURE_GATES: 'WorkloadSpread=false,ResourceDistributionGate=true' });
+  assert.equal(c.featureGates.ResourceDistributionGate, true);
+  assert.deepEqual(c.unimplementedGates, ['WorkloadSpread=false']);
+  assert.deepEqual(loadDaemonConfig({ NODE_NAME: 'n', FEATURE_GATES: 'PodProbeMarkerGate=true' }).unimplementedGates, ['PodProbeMarkerGate=true']);
+  assert.throws(() => loadConfig({ FEATURE_GATES: 'NoSuchGate=true' }), /unrecognized feature gate: NoSuchGate/);
+});

@@ -250,12 +250,13 @@ export interface DaemonConfig {
   readonly kubeconfig: string | undefined;
   readonly logLevel: ParsedEnv['LOG_LEVEL'];
   readonly featureGates: Readonly<Record<FeatureGate, boolean>>;
+  readonly unimplementedGates: readonly string[];
 }
 
 export const DAEMON_HEALTH_PORT = 10221;
 
 export function loadDaemonConfig(env: Record<string, string | undefined>): DaemonConfig {
-  const { e, featureGates, problems } = parseEnv(env);
+  const { e, featureGates, unimplementedGates, problems } = parseEnv(env);
   // Upstream's startup error, word for word.
   if (!e.NODE_NAME) problems.push('NODE_NAME: not found NODE_NAME in environments');
   if (e.CRI_ENDPOINT && e.CRI_SOCKET_FILE) problems.push('CRI_ENDPOINT and CRI_SOCKET_FILE are both set; set one (an absolute socket, or a file under /hostvarrun)');
@@ -272,5 +273,6 @@ export function loadDaemonConfig(env: Record<string, string | undefined>): Daemo
     kubeconfig: e.KUBECONFIG,
     logLevel: e.LOG_LEVEL,
     featureGates: Object.freeze(featureGates),
+    unimplementedGates,
   });
 }

@@ -104,6 +104,8 @@ function subjectAccess(kube: Kube): CanWrite {
 async function main(): Promise<void> {
   const config = configOrExit(loadConfig, process.env);
   const log = createLogger({ level: config.logLevel, name: 'kruise-webhook' });
+  // Upstream's names are accepted so an OpenKruise value keeps working; say once which of them change nothing here.
+  if (config.unimplementedGates.length) log.warn({ gates: config.unimplementedGates }, 'feature gates accepted without effect: kruise-ts has no such feature');
   const kube = makeKube(config, process.env);
   const stop = new AbortController();
   // Every informer and timer listens on this one signal; the default cap of 10 would warn about a non-leak.
