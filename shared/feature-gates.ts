@@ -26,6 +26,7 @@ const UPSTREAM_GATES: Record<string, readonly [boolean, Stage]> = {
 
 /** The gates kruise-ts consults; their defaults follow the OpenKruise Helm chart (which turns ImagePullJobGate on). */
 export const GATE_DEFAULTS = {
+  PodWebhook: true,
   KruiseDaemon: true,
   ImagePullJobGate: true,
   ResourceDistributionGate: false,
@@ -85,7 +86,7 @@ export function parseFeatureGates(value: string): ParsedGates {
     gates[name] = set.has(name) || set.has('AllAlpha') || set.has('AllBeta') ? effective.get(name)! : GATE_DEFAULTS[name];
   }
   if (!gates.KruiseDaemon) gates.ImagePullJobGate = false;
-  if (!effective.get('PodWebhook')) gates.SidecarSetPatchPodMetadataDefaultsAllowed = false;
+  if (!gates.PodWebhook) gates.SidecarSetPatchPodMetadataDefaultsAllowed = false;
   const unimplemented = [...set].filter(([name]) => name in UPSTREAM_GATES && !implemented(name)).map(([n, on]) => `${n}=${on}`);
   return { gates, unimplemented, problems };
 }

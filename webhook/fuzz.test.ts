@@ -71,7 +71,7 @@ function buildFuzzApp() {
     { sidecarSets: staticCache([objects['/validate-apps-kruise-io-v1alpha1-sidecarset']!.object as never]), namespaces: staticCache([{ metadata: { name: 'default', labels: {} } }]), revisions: staticCache([]), configMaps: staticCache([]) },
     { fetchPod: async (_ns, name) => (name === 'web-1' ? structuredClone(pod) : undefined), fetchNode: async (name) => ({ metadata: { name } }) },
   );
-  const gates = { KruiseDaemon: true, ImagePullJobGate: true, ResourceDistributionGate: true, SidecarSetPatchPodMetadataDefaultsAllowed: false };
+  const gates = { PodWebhook: true, KruiseDaemon: true, ImagePullJobGate: true, ResourceDistributionGate: true, SidecarSetPatchPodMetadataDefaultsAllowed: false };
   const routes = makeRoutes({ caches, gates, now: () => new Date('2026-01-02T03:04:05Z'), random: seededRandom(1) });
   return testApp(routes).app;
 }

@@ -39,6 +39,7 @@ export interface OfflineAdmission {
 }
 
 const allGates: Record<FeatureGate, boolean> = {
+  PodWebhook: true,
   KruiseDaemon: true,
   ImagePullJobGate: true,
   ResourceDistributionGate: true,

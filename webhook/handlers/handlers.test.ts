@@ -33,6 +33,7 @@ const applied = (obj: unknown, patch?: string) => (patch ? fjp.applyPatch(struct
 // --- /mutate-pod ---
 const podCtxSeen: unknown[] = [];
 const podRoute = mutatePodRoute({
+  enabled: true,
   context: (req) => { const ctx = { ns: req.namespace }; podCtxSeen.push(ctx); return ctx; },
   mutate: (pod: any, ctx: any) => {
     if (pod.metadata?.name === 'reject') throw new AdmissionDeniedError('no revision', 403);
@@ -60,6 +61,14 @@ for (const tc of podSkips) {
     assert.equal(podCtxSeen.length, 0, 'no context gathered for a skipped review');
   });
 }
+
+test('with FEATURE_GATES PodWebhook=false, mutate-pod admits every pod untouched and gathers nothing', async () => {
+  podCtxSeen.length = 0;
+  const off = mutatePodRoute({ enabled: false, context: (req) => { podCtxSeen.push(req); return {}; }, mutate: () => { throw new Error('not called'); } });
+  const r = await call(off, { namespace: 'default', object: { metadata: { name: 'p' }, spec: { containers: [{ name: 'app', image: 'a' }] } } });
+  assert.deepEqual(r, { uid: 'uid-1', allowed: true, status: { code: 200 } });
+  assert.equal(podCtxSeen.length, 0);
+});
 
 test('mutate-pod reports a purposeful reject from the injector with its code', async () => {
   const r = await call(podRoute, { object: { metadata: { name: 'reject' } } });

@@ -82,7 +82,7 @@ export function podInjectionContext(deps: RouteDeps, req: AdmissionRequest): Inj
 export function makeRoutes(deps: RouteDeps): WebhookRoute[] {
   const gates = deps.gates;
   return [
-    mutatePodRoute<InjectionContext>({ mutate: mutatePodOnCreate, context: (req) => podInjectionContext(deps, req) }),
+    mutatePodRoute<InjectionContext>({ enabled: gates.PodWebhook, mutate: mutatePodOnCreate, context: (req) => podInjectionContext(deps, req) }),
     mutateSidecarSetRoute({ defaults: defaultSidecarSet }),
     validateSidecarSetRoute<SidecarSetValidationContext>({ validate: (o: SidecarSet, old, ctx) => validateSidecarSet(o, old, ctx), context: () => sidecarSetValidationContext(deps) }),
     mutateContainerRecreateRequestRoute({ gates, mutate: mutateContainerRecreateRequest, fetchPod: deps.caches.fetchPod, fetchNode: deps.caches.fetchNode }),

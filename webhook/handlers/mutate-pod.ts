@@ -7,6 +7,11 @@ import { PodDecoder } from '../admission/decode-object.js';
 import { decodeRequestObjects, diffNewObject } from './common.js';
 
 export interface MutatePodDeps<Ctx> {
+  /**
+   * FEATURE_GATES PodWebhook: off, every pod is admitted untouched. (Upstream leaves the path out of its webhook
+   * configuration; answering allowed keeps a configuration that still names it from failing pod creation.)
+   */
+  enabled: boolean;
   /** Returns the mutated pod as a new object and never modifies its argument (the diff runs against it). */
   mutate: (pod: Pod, ctx: Ctx) => Pod;
   /** Gathers the injection context from the caches (no API calls on the request path). */
@@ -27,7 +32,7 @@ export function mutatePodRoute<Ctx>(deps: MutatePodDeps<Ctx>): WebhookRoute {
     path: '/mutate-pod',
     name: 'mutate-pod',
     handler: (req) => {
-      if (podSkipReason(req) !== null) return allowed();
+      if (!deps.enabled || podSkipReason(req) !== null) return allowed();
       decodeRequestObjects(req, PodDecoder);
       const ctx = deps.context(req);
       return diffNewObject<Pod>(req, (pod) => deps.mutate(pod, ctx));
