@@ -21,3 +21,15 @@ test('selectControllers: a named controller whose gate is off is an error saying
 test('selectControllers: unknown names list the known ones', () => {
   assert.throws(() => selectControllers(all, ['nope']), /unknown controllers nope; known: plain, gated/);
 });
+
+test('KruiseDaemon=false leaves out the daemon-dependent controllers, as upstream', async () => {
+  const { controllers } = await import('./controllers.js');
+  const { parseFeatureGates } = await import('../shared/feature-gates.js');
+  const on = names(selectControllers(controllers, [], parseFeatureGates('').gates));
+  const off = names(selectControllers(controllers, [], parseFeatureGates('KruiseDaemon=false').gates));
+  for (const n of ['nodeimage-controller', 'imagepulljob-controller', 'containerrecreaterequest-controller']) {
+    assert.ok(on.includes(n), n);
+    assert.ok(!off.includes(n), n);
+  }
+  assert.ok(off.includes('sidecarset-controller'));
+});

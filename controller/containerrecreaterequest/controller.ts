@@ -32,6 +32,8 @@ const completed = (crr: ContainerRecreateRequest) => !!crr.status?.completionTim
 
 export const containerRecreateRequestController: Controller = {
   name: 'containerrecreaterequest-controller',
+  // Upstream runs the daemon-dependent controllers only with KruiseDaemon on.
+  featureGate: 'KruiseDaemon',
   workers: 3,
   setup({ informers, rest, clock }, queue) {
     const crrs = informers.cache<Crr>(resources.containerRecreateRequests);

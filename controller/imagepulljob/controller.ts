@@ -37,6 +37,8 @@ export const NODEIMAGE_EVENT_DELAY_MS = 100;
 
 export const imagePullJobController: Controller = {
   name: 'imagepulljob-controller',
+  // KruiseDaemon=false forces this gate off too (shared/feature-gates.ts), as upstream.
+  featureGate: 'ImagePullJobGate',
   workers: 3,
   setup({ informers, rest, clock, config }, queue) {
     const jobCache = informers.cache<ImagePullJob>(resources.imagePullJobs);

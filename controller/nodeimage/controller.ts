@@ -24,6 +24,8 @@ const REQUEUE_JITTER_MS = 2_000;
 
 export const nodeImageController: Controller = {
   name: 'nodeimage-controller',
+  // Upstream runs the daemon-dependent controllers only with KruiseDaemon on.
+  featureGate: 'KruiseDaemon',
   workers: 3,
   setup({ informers, rest, events, clock, config }, queue) {
     const nodes = informers.cache<V1Node>(resources.nodes);
