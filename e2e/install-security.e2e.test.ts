@@ -21,10 +21,14 @@ const find = (docs: Doc[], kind: string, name: string) => {
   return d;
 };
 
-/** `kubectl auth can-i` as a ServiceAccount: the apiserver's own RBAC evaluation. */
+/**
+ * `kubectl auth can-i` as a ServiceAccount: the apiserver's own RBAC evaluation. `resource` is `plural[.group][/name]`,
+ * with `#subresource` at the end for a subresource.
+ */
 const can = (sa: string, verb: string, resource: string, namespace?: string) => {
   const ns = namespace === '*' ? ['--all-namespaces'] : namespace ? ['-n', namespace] : [];
-  return kubectl(['auth', 'can-i', verb, resource, ...ns, `--as=system:serviceaccount:${sa}`]).stdout.trim() === 'yes';
+  const [res = '', sub] = resource.split('#');
+  return kubectl(['auth', 'can-i', verb, res, ...(sub ? [`--subresource=${sub}`] : []), ...ns, `--as=system:serviceaccount:${sa}`]).stdout.trim() === 'yes';
 };
 type Case = [verb: string, resource: string, namespace: string | undefined, allowed: boolean];
 const checkRights = (sa: string, cases: Case[]) => {
@@ -73,7 +77,7 @@ describe('install: identities, pod security and disruption settings', { skip }, 
       ['create', 'secrets', 'default', false],
       ['list', 'configmaps', 'kruise-system', false],
       ['patch', 'pods', 'default', false],
-      ['update', 'pods/status', 'default', false],
+      ['update', 'pods#status', 'default', false],
       ['list', 'pods', '*', false],
       ['list', 'controllerrevisions.apps', '*', false],
       ['update', 'sidecarsets.apps.kruise.io', undefined, false],
@@ -86,11 +90,12 @@ describe('install: identities, pod security and disruption settings', { skip }, 
   it('kruise-manager keeps what the controllers call and lost the grants they never used', () => {
     checkRights('kruise-system:kruise-manager', [
       ['patch', 'pods', 'default', true],
-      ['update', 'pods/status', 'default', true],
+      ['update', 'pods#status', 'default', true],
       ['create', 'controllerrevisions.apps', 'kruise-system', true],
       ['update', 'leases.coordination.k8s.io', 'kruise-system', true],
       ['create', 'secrets', 'kruise-daemon-config', true],
-      ['patch', 'sidecarsets.apps.kruise.io/status', undefined, true],
+      ['patch', 'sidecarsets.apps.kruise.io#status', undefined, true],
+      ['update', 'sidecarsets.apps.kruise.io#status', undefined, false],
       ['list', 'customresourcedefinitions.apiextensions.k8s.io', undefined, false],
       ['create', 'controllerrevisions.apps', 'default', false],
       ['list', 'mutatingwebhookconfigurations', undefined, false],
