@@ -20,7 +20,9 @@ describe('install', { skip }, () => {
     }
     kubectlOk(['get', 'mutatingwebhookconfiguration', 'kruise-mutating-webhook-configuration']);
     kubectlOk(['get', 'validatingwebhookconfiguration', 'kruise-validating-webhook-configuration']);
-    assert.match(kubectlOk(['get', 'namespace', 'kruise-system', '--show-labels']), /control-plane=openkruise/);
+    for (const ns of ['kruise-system', 'kruise-daemon', 'kruise-daemon-config']) {
+      assert.match(kubectlOk(['get', 'namespace', ns, '--show-labels']), /control-plane=openkruise/, ns);
+    }
   });
 
   // The live webhook configurations carry the manager's url; a merge with the overlay's service reference would

@@ -77,7 +77,7 @@ function assertInjected(p: Pod, image: string): void {
   assert.ok(p.spec.volumes?.some((v) => v.name === 'log-volume' && v.emptyDir), `${p.metadata.name}: volume log-volume (emptyDir)`);
 }
 async function daemonRunning(name: string): Promise<void> {
-  await eventually('the daemon pod Running on the real node', () => getJson<{ items: Pod[] }>(['pods', '-n', 'kruise-system', '-l', 'control-plane=daemon'])
+  await eventually('the daemon pod Running on the real node', () => getJson<{ items: Pod[] }>(['pods', '-n', 'kruise-daemon', '-l', 'control-plane=daemon'])
     .items.some((p) => p.spec.nodeName === name && allRunning(p)), 240_000);
 }
 const nodeImages = () => execFileSync('ctr', ['-a', node?.containerd?.socket ?? '', '-n', 'k8s.io', 'images', 'ls', '-q'], { encoding: 'utf8' });
@@ -212,7 +212,7 @@ describe('seed replay on the real node', { skip, timeout: 1_800_000 }, () => {
         const ni = getJson<{ status?: { succeeded?: number; imageStatuses?: Record<string, { tags: { tag: string; phase: string; progress?: number }[] }> } }>(['nodeimage', name]);
         const tag = ni.status?.imageStatuses?.ubuntu?.tags.find((t) => t.tag === 'latest');
         return tag?.phase === 'Succeeded' && tag.progress === 100 && (ni.status?.succeeded ?? 0) >= 1;
-      }, 180_000).catch((err: Error) => { throw new Error(`${err.message}\n${podLogsOnNode(name, 'kruise-system', 'control-plane=daemon')}`); });
+      }, 180_000).catch((err: Error) => { throw new Error(`${err.message}\n${podLogsOnNode(name, 'kruise-daemon', 'control-plane=daemon')}`); });
       const ev = getJson<{ items: (Event & { message: string })[] }>(['events', '-A', '--field-selector', `involvedObject.kind=NodeImage,involvedObject.name=${name}`]).items;
       assert.ok(ev.some((e) => e.reason === 'PullImageSucceed' && e.message.startsWith('Image ubuntu:latest, ecalpsedTime')), JSON.stringify(ev.map((e) => e.message)));
       assert.match(nodeImages(), /^docker\.io\/library\/ubuntu:latest$/m);
@@ -303,7 +303,7 @@ describe('seed replay on the real node', { skip, timeout: 1_800_000 }, () => {
       const done = await eventually('job-with-always: 1 of 1 succeeded, completed', () => {
         const j = getJson<Ipj>(['imagepulljob', '-n', NS, 'job-with-always']);
         return !!j.status?.completionTime && j.status.desired === 1 && j.status.succeeded === 1 && j;
-      }, 240_000).catch((err: Error) => { throw new Error(`${err.message}\n${podLogsOnNode(name, 'kruise-system', 'control-plane=daemon')}`); });
+      }, 240_000).catch((err: Error) => { throw new Error(`${err.message}\n${podLogsOnNode(name, 'kruise-daemon', 'control-plane=daemon')}`); });
       assert.equal(done.status?.failed ?? 0, 0);
       const r = row(['imagepulljob', '-n', NS, 'job-with-always']);
       assert.deepEqual([r.TOTAL, r.SUCCEED, r.FAILED], ['1', '1', '0'], JSON.stringify(r));

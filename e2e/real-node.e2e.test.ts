@@ -97,31 +97,36 @@ describe('the real node', { skip, timeout: 300_000 }, () => {
 
 describe('kruise-ts itself as real pods on the real node', { skip: skip || (typeof s !== 'string' && !s.inCluster ? 'no in-cluster install' : false), timeout: 600_000 }, () => {
   const name = node?.name ?? '';
-  const deploy = ['-n', 'kruise-system', 'deployment/kruise-controller-manager'];
+  const deployments = ['deployment/kruise-webhook', 'deployment/kruise-controller-manager'];
   before(() => {
     kubectlOk(['apply', '-f', join(import.meta.dirname, 'cluster/examples/01-sidecarset-demo.yaml')]);
-    // Installed at 0 replicas so it never competes for the Lease before the host-process controller holds it.
-    kubectlOk(['scale', ...deploy, '--replicas=1']);
+    // Installed at 0 replicas so the controller never competes for the Lease before the host-process one holds it.
+    kubectlOk(['scale', '-n', 'kruise-system', ...deployments, '--replicas=1']);
   });
   after(() => {
-    kubectl(['scale', ...deploy, '--replicas=0']);
+    kubectl(['scale', '-n', 'kruise-system', ...deployments, '--replicas=0']);
   });
-  const podOn = (selector: string) => getJson<{ items: (Pod & { status: { containerStatuses?: (ContainerStatus & { imageID: string })[] } })[] }>(
-    ['pods', '-n', 'kruise-system', '-l', selector]).items.filter((p) => p.spec.nodeName === name);
+  const podOn = (selector: string, namespace = 'kruise-system') => getJson<{ items: (Pod & { spec: { serviceAccountName?: string }; status: { containerStatuses?: (ContainerStatus & { imageID: string })[] } })[] }>(
+    ['pods', '-n', namespace, '-l', selector]).items.filter((p) => p.spec.nodeName === name);
 
-  it('the manager Deployment\'s pod, from the image built with umoci, is Ready: webhook and controller containers', async () => {
-    const [pod] = await eventually('manager pod Ready on the real node', () => {
-      const l = podOn('control-plane=controller-manager');
+  it('the webhook and controller Deployments\' pods, from the image built with umoci, are Ready, each as its own ServiceAccount', async () => {
+    const ready = (selector: string) => eventually(`${selector} pod Ready on the real node`, () => {
+      const l = podOn(selector);
       return l.length === 1 && l.every(allRunning) && l;
     }, 240_000);
-    assert.deepEqual(pod?.status.containerStatuses?.map((c) => c.name).sort(), ['controller', 'manager']);
-    for (const c of pod?.status.containerStatuses ?? []) {
+    const [webhook] = await ready('control-plane=webhook');
+    const [controller] = await ready('control-plane=controller-manager');
+    assert.deepEqual(webhook?.status.containerStatuses?.map((c) => c.name), ['webhook']);
+    assert.deepEqual(controller?.status.containerStatuses?.map((c) => c.name), ['controller']);
+    assert.equal(webhook?.spec.serviceAccountName, 'kruise-webhook');
+    assert.equal(controller?.spec.serviceAccountName, 'kruise-manager');
+    for (const c of [...webhook?.status.containerStatuses ?? [], ...controller?.status.containerStatuses ?? []]) {
       assert.equal(c.image, 'docker.io/kruise-ts/manager:dev', c.name);
       assert.match(c.imageID, /^docker\.io\/kruise-ts\/manager@sha256:/, c.name);
     }
-    // Its controller container is a standby: the host-process controller, started first, keeps the Lease.
+    // The controller pod is a standby: the host-process controller, started first, keeps the Lease.
     const holder = getJson<{ spec: { holderIdentity?: string } }>(['lease', '-n', 'kruise-system', 'kruise-manager']).spec.holderIdentity ?? '';
-    assert.ok(holder && !holder.startsWith(pod?.metadata.name ?? '?'), `lease held by '${holder}'`);
+    assert.ok(holder && !holder.startsWith(controller?.metadata.name ?? '?'), `lease held by '${holder}'`);
   });
 
   it('its webhook, on its own loopback port with the shared certificate, injects the sidecar into an AdmissionReview', () => {
@@ -151,13 +156,13 @@ describe('kruise-ts itself as real pods on the real node', { skip: skip || (type
   it('the daemon DaemonSet\'s pod on the real node runs against the node\'s containerd', { timeout: 480_000 }, async (t) => {
     if (!existsSync(join(import.meta.dirname, '..', 'daemon/main.ts'))) return t.skip('daemon/main.ts is not in this tree yet');
     await eventually('daemon pod Running on the real node', () => {
-      const l = podOn('control-plane=daemon');
+      const l = podOn('control-plane=daemon', 'kruise-daemon');
       return l.length === 1 && l.every(allRunning) && l;
     }, 240_000);
     if (typeof s === 'string' || !s.inCluster) return;
     // hostNetwork: its health server is on the node's loopback; /healthz includes a CRI Version call.
     const port = s.inCluster.daemonHealthPort;
     await waitFor('daemon /healthz', async () => (await fetch(`http://127.0.0.1:${port}/healthz`)).ok, 180_000)
-      .catch((err: Error) => { throw new Error(`${err.message}\n${podLogsOnNode(name, 'kruise-system', 'control-plane=daemon')}`); });
+      .catch((err: Error) => { throw new Error(`${err.message}\n${podLogsOnNode(name, 'kruise-daemon', 'control-plane=daemon')}`); });
   });
 });

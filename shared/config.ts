@@ -234,7 +234,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
 export interface DaemonConfig {
   /** The node this daemon serves; the DaemonSet sets it from `spec.nodeName`. */
   readonly nodeName: string;
-  /** The daemon's own namespace: the only one it reads pull Secrets from. */
+  /** The daemon's own namespace (`kruise-daemon` in manifests/); pull Secrets come from `daemonConfigNamespace`. */
   readonly namespace: string;
   /** An explicit CRI socket (`/run/x.sock` or `unix:///run/x.sock`): no discovery. */
   readonly criEndpoint: string | undefined;

@@ -141,7 +141,7 @@ async function main(): Promise<void> {
     kubectl(cluster.kubeconfig, ['apply', '-k', join(repoRoot, 'manifests')]);
     kubectl(cluster.kubeconfig, ['wait', '--for=condition=Established', 'crd', '--all', '--timeout=60s']);
     // No daemon pods: 1,000 of them would only load the scheduler and kwok, and nothing here needs them.
-    kubectl(cluster.kubeconfig, ['delete', 'daemonset', '-n', 'kruise-system', '--all']);
+    kubectl(cluster.kubeconfig, ['delete', 'daemonset', '-n', 'kruise-daemon', '--all']);
     manager = await startManager({ repoRoot, kubeconfig: cluster.kubeconfig, logDir: cluster.logDir });
     kwok = startBenchKwok(cluster, bin, dir);
     const figures = await runBenches(cluster, manager, kwok, dir);

@@ -123,9 +123,9 @@ async function main(): Promise<void> {
   kubectl(cluster.kubeconfig, ['wait', '--for=condition=Established', 'crd', '--all', '--timeout=60s']);
   const kwok = startBenchKwok({ bin, kubeconfig: cluster.kubeconfig, dir, logDir: cluster.logDir, parallelism: CONCURRENCY });
   stops.unshift(() => killGroups([kwok.pid]));
-  const manager = await startManager({ repoRoot, kubeconfig: cluster.kubeconfig, logDir: cluster.logDir });
+  const manager = await startManager({ repoRoot, kubeconfig: cluster.kubeconfig, logDir: cluster.logDir, asAdmin: true });
   stops.unshift(() => killGroups([manager.daemon.pid]));
-  const controller = await startController({ repoRoot, kubeconfig: cluster.kubeconfig, logDir: cluster.logDir, name: 'bench-controller' });
+  const controller = await startController({ repoRoot, kubeconfig: cluster.kubeconfig, logDir: cluster.logDir, name: 'bench-controller', asAdmin: true });
   stops.unshift(() => killGroups([controller.daemon.pid]));
   exited = () => [...cluster.daemons, kwok, manager.daemon, controller.daemon].find((d) => d.child.exitCode !== null || d.child.signalCode !== null)?.name;
   const kc = new KubeConfig();

@@ -1,5 +1,5 @@
-// Pull Secrets for the puller, read from the informer cache of the daemon's own namespace (the only one it may
-// read, manifests/base/rbac-daemon.yaml). References elsewhere, or to Secrets that do not exist, are skipped and
+// Pull Secrets for the puller, read from the informer cache of kruise-daemon-config (KRUISE_DAEMON_CONFIG_NS, the
+// only namespace it may read, manifests/base/rbac-daemon.yaml; not the daemon's own). References elsewhere, or to Secrets that do not exist, are skipped and
 // logged by reference only (spec/daemon-and-controllers.md §2.5: an unreadable secret is skipped, not fatal).
 import type { ReferenceObject } from '../../shared/api/node-image.js';
 import type { SecretLike } from './secrets.js';

@@ -2,9 +2,9 @@
 // containerd. Reusable by any e2e or benchmark: start it for a Node name and a CRI socket, with the
 // kruise-daemon ServiceAccount's own token (so its RBAC is what is tested), and wait until /healthz is ok.
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { IDENTITIES, serviceAccountKubeconfig } from './cluster/identity.js';
 import { freePort, spawnDaemon, waitFor, type Daemon } from './runtime/process.js';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -44,23 +44,6 @@ export interface NodeDaemon {
   stop(graceMs?: number): Promise<void>;
 }
 
-const kubectlJson = (kc: string, args: string[]) => JSON.parse(execFileSync('kubectl', ['--kubeconfig', kc, ...args, '-o', 'json'], { encoding: 'utf8' }));
-
-/** A kubeconfig that authenticates as `namespace/serviceAccount` with a fresh 2 h token, written into `dir`. */
-export function serviceAccountKubeconfig(adminKubeconfig: string, dir: string, serviceAccount = 'kruise-daemon', namespace = 'kruise-system'): string {
-  const token = execFileSync('kubectl', ['--kubeconfig', adminKubeconfig, 'create', 'token', serviceAccount, '-n', namespace, '--duration=2h'], { encoding: 'utf8' }).trim();
-  const view = kubectlJson(adminKubeconfig, ['config', 'view', '--raw', '--minify']);
-  const cluster = view.clusters[0].cluster;
-  const file = join(dir, `${serviceAccount}.kubeconfig`);
-  writeFileSync(file, JSON.stringify({
-    apiVersion: 'v1', kind: 'Config', 'current-context': 'sa',
-    clusters: [{ name: 'c', cluster }],
-    users: [{ name: serviceAccount, user: { token } }],
-    contexts: [{ name: 'sa', context: { cluster: 'c', user: serviceAccount } }],
-  }), { mode: 0o600 });
-  return file;
-}
-
 /** A Node object no kubelet or kwok manages: enough for a NodeImage named after it. Idempotent. */
 export function ensureNode(kubeconfig: string, name: string): void {
   const node = { apiVersion: 'v1', kind: 'Node', metadata: { name, labels: { 'kubernetes.io/hostname': name, 'kubernetes.io/os': 'linux', type: 'kruise-ts-daemon' } } };
@@ -69,10 +52,10 @@ export function ensureNode(kubeconfig: string, name: string): void {
 
 export async function startDaemon(opts: DaemonOptions): Promise<NodeDaemon> {
   const healthPort = await freePort();
-  const kubeconfig = opts.asAdmin ? opts.kubeconfig : serviceAccountKubeconfig(opts.kubeconfig, opts.logDir);
+  const kubeconfig = opts.asAdmin ? opts.kubeconfig : serviceAccountKubeconfig(opts.kubeconfig, opts.logDir, IDENTITIES.daemon);
   const env = {
     ...process.env,
-    KUBECONFIG: kubeconfig, NODE_NAME: opts.nodeName, POD_NAMESPACE: opts.namespace ?? 'kruise-system',
+    KUBECONFIG: kubeconfig, NODE_NAME: opts.nodeName, POD_NAMESPACE: opts.namespace ?? IDENTITIES.daemon.namespace,
     CRI_ENDPOINT: opts.criEndpoint, BIND_ADDRESS: '127.0.0.1', HEALTH_PORT: String(healthPort),
     ...opts.env,
   };

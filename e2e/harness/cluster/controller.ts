@@ -1,19 +1,33 @@
 // The kruise-ts controllers (the controller's bundle, see manager-command.ts) as a host process against the test
-// cluster, with leader election on, as one replica of the in-cluster manager would run them.
+// cluster, with leader election on, as one replica of the in-cluster manager would run them, authenticated as
+// ServiceAccount kruise-system/kruise-manager (identity.ts) so its Roles are what is tested.
 import { join } from 'node:path';
 import { freePort, spawnDaemon, waitFor, type Daemon } from '../runtime/process.js';
 import { e2eFeatureGates } from './feature-gates.js';
+import { IDENTITIES, serviceAccountKubeconfig } from './identity.js';
 import { managerArgs } from './manager-command.js';
 
 export interface ControllerProcess { daemon: Daemon; healthPort: number; stop(): Promise<void> }
 
-export async function startController(opts: { repoRoot: string; kubeconfig: string; logDir: string; name?: string; env?: Record<string, string> }): Promise<ControllerProcess> {
+export interface ControllerOptions {
+  repoRoot: string;
+  /** Admin kubeconfig: mints the ServiceAccount's token. */
+  kubeconfig: string;
+  logDir: string;
+  name?: string;
+  env?: Record<string, string>;
+  /** Run with the admin kubeconfig instead of kruise-manager's token (a stack installed without manifests/ RBAC). */
+  asAdmin?: boolean;
+}
+
+export async function startController(opts: ControllerOptions): Promise<ControllerProcess> {
   const args = await managerArgs(opts.repoRoot, 'controller');
   const healthPort = await freePort();
   const name = opts.name ?? 'kruise-controller';
   const env = {
     ...process.env,
-    KUBECONFIG: opts.kubeconfig, POD_NAMESPACE: 'kruise-system', POD_NAME: name,
+    KUBECONFIG: opts.asAdmin ? opts.kubeconfig : serviceAccountKubeconfig(opts.kubeconfig, opts.logDir, IDENTITIES.controller),
+    POD_NAMESPACE: IDENTITIES.controller.namespace, POD_NAME: name,
     BIND_ADDRESS: '127.0.0.1', HEALTH_PORT: String(healthPort), FEATURE_GATES: e2eFeatureGates,
     ...opts.env,
   };

@@ -1,19 +1,31 @@
 // The kruise-ts manager (the webhook's bundle, see manager-command.ts) as a host process against the test cluster:
 // the apiserver calls it at https://127.0.0.1:<port>, since there is no kube-proxy to route the in-cluster Service.
+// It authenticates as ServiceAccount kruise-system/kruise-webhook (identity.ts), so its Roles are what is tested.
 import { join } from 'node:path';
 import { freePort, spawnDaemon, waitFor, type Daemon } from '../runtime/process.js';
 import { e2eFeatureGates } from './feature-gates.js';
 import { kubectl } from './cluster.js';
+import { IDENTITIES, serviceAccountKubeconfig } from './identity.js';
 import { managerArgs } from './manager-command.js';
 
 export interface Manager { daemon: Daemon; webhookPort: number; healthPort: number; stop(): Promise<void> }
 
-export async function startManager(opts: { repoRoot: string; kubeconfig: string; logDir: string }): Promise<Manager> {
+export interface ManagerOptions {
+  repoRoot: string;
+  /** Admin kubeconfig: mints the ServiceAccount's token and reads the webhook configurations. */
+  kubeconfig: string;
+  logDir: string;
+  /** Run with the admin kubeconfig instead of kruise-webhook's token (a stack installed without manifests/ RBAC). */
+  asAdmin?: boolean;
+}
+
+export async function startManager(opts: ManagerOptions): Promise<Manager> {
   const args = await managerArgs(opts.repoRoot, 'webhook');
   const [webhookPort, healthPort] = [await freePort(), await freePort()];
   const env = {
     ...process.env,
-    KUBECONFIG: opts.kubeconfig, POD_NAMESPACE: 'kruise-system',
+    KUBECONFIG: opts.asAdmin ? opts.kubeconfig : serviceAccountKubeconfig(opts.kubeconfig, opts.logDir, IDENTITIES.webhook),
+    POD_NAMESPACE: IDENTITIES.webhook.namespace,
     WEBHOOK_HOST: '127.0.0.1', WEBHOOK_PORT: String(webhookPort), WEBHOOK_CERT_WRITER: 'secret',
     BIND_ADDRESS: '127.0.0.1', HEALTH_PORT: String(healthPort), FEATURE_GATES: e2eFeatureGates,
     // Called by URL, not through a Service: there is nothing to drain on SIGTERM, and stop() would wait for it.

@@ -1,0 +1,183 @@
+// What `kubectl apply -k manifests/` grants and admits, asked of the real apiserver: each ServiceAccount's rights
+// (the harness runs the webhook and the controllers with these tokens, which proves the grants suffice; this file
+// proves the ones taken away stay away), PodSecurity on the rendered pod templates, and the settings the apiserver
+// would silently drop if it did not serve them.
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { loadAll } from 'js-yaml';
+import { getJson, kubectl, kubectlOk, stack } from './harness/kube.js';
+
+const s = stack();
+const skip = typeof s === 'string' ? s : false;
+const repo = join(import.meta.dirname, '..');
+
+interface Doc { kind: string; metadata: { name: string; namespace?: string; labels?: Record<string, string> }; spec?: any }
+const rendered = () => loadAll(kubectlOk(['kustomize', join(repo, 'manifests')])) as Doc[];
+const find = (docs: Doc[], kind: string, name: string) => {
+  const d = docs.find((x) => x.kind === kind && x.metadata.name === name);
+  assert.ok(d, `${kind}/${name} is not in manifests/`);
+  return d;
+};
+
+/**
+ * `kubectl auth can-i` as a ServiceAccount: the apiserver's own RBAC evaluation. `resource` is `plural[.group][/name]`,
+ * with `#subresource` at the end for a subresource.
+ */
+const can = (sa: string, verb: string, resource: string, namespace?: string) => {
+  const ns = namespace === '*' ? ['--all-namespaces'] : namespace ? ['-n', namespace] : [];
+  const [res = '', sub] = resource.split('#');
+  return kubectl(['auth', 'can-i', verb, res, ...(sub ? [`--subresource=${sub}`] : []), ...ns, `--as=system:serviceaccount:${sa}`]).stdout.trim() === 'yes';
+};
+type Case = [verb: string, resource: string, namespace: string | undefined, allowed: boolean];
+const checkRights = (sa: string, cases: Case[]) => {
+  const wrong = cases.filter(([verb, resource, ns, allowed]) => can(sa, verb, resource, ns) !== allowed)
+    .map(([verb, resource, ns, allowed]) => `${allowed ? 'cannot' : 'can'} ${verb} ${resource}${ns ? ` in ${ns}` : ''}`);
+  assert.deepEqual(wrong, [], `${sa}: ${wrong.join('; ')}`);
+};
+
+describe('install: identities, pod security and disruption settings', { skip }, () => {
+  it('the webhook and the controllers are Deployments of their own, each under its own ServiceAccount', () => {
+    const docs = rendered();
+    const webhook = find(docs, 'Deployment', 'kruise-webhook');
+    const controllers = find(docs, 'Deployment', 'kruise-controller-manager');
+    assert.equal(webhook.spec.template.spec.serviceAccountName, 'kruise-webhook');
+    assert.equal(controllers.spec.template.spec.serviceAccountName, 'kruise-manager');
+    assert.deepEqual(webhook.spec.template.spec.containers.map((c: { name: string }) => c.name), ['webhook']);
+    assert.deepEqual(controllers.spec.template.spec.containers.map((c: { name: string }) => c.name), ['controller']);
+    // The Service sends admission traffic to the webhook pods only.
+    assert.deepEqual(find(docs, 'Service', 'kruise-webhook-service').spec.selector, webhook.spec.template.metadata.labels);
+    for (const d of [webhook, controllers]) {
+      assert.equal(d.spec.replicas, 2, d.metadata.name);
+      assert.equal(d.spec.template.spec.priorityClassName, 'system-cluster-critical', d.metadata.name);
+      const pdb = docs.find((x) => x.kind === 'PodDisruptionBudget' && JSON.stringify(x.spec.selector.matchLabels) === JSON.stringify(d.spec.selector.matchLabels));
+      assert.equal(pdb?.spec.minAvailable, 1, `${d.metadata.name}: PodDisruptionBudget`);
+    }
+    getJson(['serviceaccount', '-n', 'kruise-system', 'kruise-webhook']);
+    getJson(['serviceaccount', '-n', 'kruise-daemon', 'kruise-daemon']);
+  });
+
+  it('kruise-webhook may read what admission reads and write only its certificate, its two configurations and dry-runs', () => {
+    checkRights('kruise-system:kruise-webhook', [
+      ['list', 'sidecarsets.apps.kruise.io', undefined, true],
+      ['watch', 'namespaces', undefined, true],
+      ['get', 'pods', 'default', true],
+      ['get', 'nodes', undefined, true],
+      ['watch', 'controllerrevisions.apps', 'kruise-system', true],
+      ['watch', 'configmaps/kruise-configuration', 'kruise-system', true],
+      ['update', 'secrets/kruise-webhook-certs', 'kruise-system', true],
+      ['create', 'secrets', 'kruise-system', true],
+      ['update', 'mutatingwebhookconfigurations/kruise-mutating-webhook-configuration', undefined, true],
+      ['update', 'validatingwebhookconfigurations/kruise-validating-webhook-configuration', undefined, true],
+      ['create', 'subjectaccessreviews.authorization.k8s.io', undefined, true],
+      // What the shared ServiceAccount used to give it.
+      ['list', 'secrets', 'kruise-system', false],
+      ['get', 'secrets/kruise-daemon-pull', 'kruise-daemon-config', false],
+      ['create', 'secrets', 'default', false],
+      ['list', 'configmaps', 'kruise-system', false],
+      ['patch', 'pods', 'default', false],
+      ['update', 'pods#status', 'default', false],
+      ['list', 'pods', '*', false],
+      ['list', 'controllerrevisions.apps', '*', false],
+      ['update', 'sidecarsets.apps.kruise.io', undefined, false],
+      ['update', 'mutatingwebhookconfigurations/other', undefined, false],
+      ['list', 'mutatingwebhookconfigurations', undefined, false],
+      ['update', 'leases.coordination.k8s.io', 'kruise-system', false],
+    ]);
+  });
+
+  it('kruise-manager keeps what the controllers call and lost the grants they never used', () => {
+    checkRights('kruise-system:kruise-manager', [
+      ['patch', 'pods', 'default', true],
+      ['update', 'pods#status', 'default', true],
+      ['create', 'controllerrevisions.apps', 'kruise-system', true],
+      ['update', 'leases.coordination.k8s.io', 'kruise-system', true],
+      ['create', 'secrets', 'kruise-daemon-config', true],
+      ['patch', 'sidecarsets.apps.kruise.io#status', undefined, true],
+      ['update', 'sidecarsets.apps.kruise.io#status', undefined, false],
+      ['list', 'customresourcedefinitions.apiextensions.k8s.io', undefined, false],
+      ['create', 'controllerrevisions.apps', 'default', false],
+      ['list', 'mutatingwebhookconfigurations', undefined, false],
+      ['update', 'mutatingwebhookconfigurations/kruise-mutating-webhook-configuration', undefined, false],
+      ['delete', 'leases.coordination.k8s.io', 'kruise-system', false],
+      ['list', 'leases.coordination.k8s.io', 'kruise-system', false],
+      ['update', 'pods', 'default', false],
+      ['create', 'subjectaccessreviews.authorization.k8s.io', undefined, false],
+    ]);
+  });
+
+  describe('PodSecurity, with the namespaces labelled as manifests/ labels them', () => {
+    // The harness relabels the live kruise-system for its hostNetwork pods, so the labels come from the rendered
+    // manifests, applied to namespaces of this test's own.
+    const suffix = randomBytes(3).toString('hex');
+    const docs = typeof s === 'string' ? [] : rendered();
+    const nsFor = (name: string) => `pss-${name}-${suffix}`;
+    before(() => {
+      for (const name of ['kruise-system', 'kruise-daemon']) {
+        const labels = find(docs, 'Namespace', name).metadata.labels ?? {};
+        kubectlOk(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: nsFor(name), labels } }));
+        // The ServiceAccount admission plugin refuses pods whose ServiceAccount does not exist.
+        for (const sa of ['kruise-webhook', 'kruise-manager', 'kruise-daemon']) kubectlOk(['create', 'serviceaccount', sa, '-n', nsFor(name)]);
+      }
+    });
+    after(() => {
+      for (const name of ['kruise-system', 'kruise-daemon']) kubectl(['delete', 'namespace', nsFor(name), '--wait=false']);
+    });
+    /** Server-side dry run of the pod `kind/name`'s template would make in `namespace`. */
+    const dryRunPod = (kind: string, name: string, namespace: string) => {
+      const t = find(docs, kind, name).spec.template;
+      return kubectl(['create', '--dry-run=server', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'Pod',
+        metadata: { name: `${name}-dry-run`, namespace, labels: t.metadata.labels }, spec: t.spec }));
+    };
+
+    it('kruise-system enforces restricted, and the webhook and controller pods meet it', () => {
+      const labels = find(docs, 'Namespace', 'kruise-system').metadata.labels ?? {};
+      assert.equal(labels['pod-security.kubernetes.io/enforce'], 'restricted');
+      for (const name of ['kruise-webhook', 'kruise-controller-manager']) {
+        const r = dryRunPod('Deployment', name, nsFor('kruise-system'));
+        assert.equal(r.code, 0, `${name}: ${r.stderr}`);
+        assert.doesNotMatch(r.stderr, /would violate PodSecurity/, name);
+      }
+    });
+
+    it('the daemon\'s pod is refused in kruise-system and admitted in its own privileged namespace', () => {
+      const refused = dryRunPod('DaemonSet', 'kruise-daemon', nsFor('kruise-system'));
+      assert.notEqual(refused.code, 0);
+      assert.match(refused.stderr, /violates PodSecurity "restricted:latest"/);
+      const admitted = dryRunPod('DaemonSet', 'kruise-daemon', nsFor('kruise-daemon'));
+      assert.equal(admitted.code, 0, admitted.stderr);
+      assert.equal(find(docs, 'DaemonSet', 'kruise-daemon').metadata.namespace, 'kruise-daemon');
+    });
+  });
+
+  it('the daemon mounts only containerd\'s socket directory, read-only, under a read-only root and RuntimeDefault seccomp', () => {
+    const spec = find(rendered(), 'DaemonSet', 'kruise-daemon').spec.template.spec;
+    assert.deepEqual(spec.volumes.filter((v: { hostPath?: object }) => v.hostPath).map((v: { hostPath: object }) => v.hostPath),
+      [{ path: '/run/containerd', type: 'Directory' }]);
+    const [c] = spec.containers;
+    assert.deepEqual(c.volumeMounts, [{ name: 'runtime-socket', mountPath: '/hostvarrun/containerd', readOnly: true }]);
+    assert.equal(c.securityContext.readOnlyRootFilesystem, true);
+    assert.deepEqual(spec.securityContext.seccompProfile, { type: 'RuntimeDefault' });
+  });
+
+  it('the apiserver keeps the webhook pods\' preStop sleep (Kubernetes ≥ 1.30) and the pod webhook\'s 10 s timeout', () => {
+    const d = getJson<{ spec: { template: { spec: { terminationGracePeriodSeconds: number; containers: { lifecycle?: { preStop?: { sleep?: { seconds: number } } } }[] } } } }>(
+      ['deployment', '-n', 'kruise-system', 'kruise-webhook']);
+    assert.equal(d.spec.template.spec.containers[0]?.lifecycle?.preStop?.sleep?.seconds, 5);
+    assert.ok(d.spec.template.spec.terminationGracePeriodSeconds >= 15);
+    const conf = getJson<{ webhooks: { name: string; timeoutSeconds: number }[] }>(['mutatingwebhookconfiguration', 'kruise-mutating-webhook-configuration']);
+    assert.equal(conf.webhooks.find((w) => w.name === 'mpod.kb.io')?.timeoutSeconds, 10);
+  });
+
+  it('NetworkPolicies open the webhook port to all and health and metrics only to labelled namespaces', () => {
+    const pols = getJson<{ items: Doc[] }>(['networkpolicy', '-n', 'kruise-system']).items;
+    const byName = (n: string) => pols.find((p) => p.metadata.name === n)?.spec;
+    const scraper = [{ namespaceSelector: { matchLabels: { 'kruise.io/metrics-scraper': 'true' } } }];
+    assert.deepEqual(byName('kruise-webhook')?.ingress, [
+      { ports: [{ port: 9876, protocol: 'TCP' }] },
+      { ports: [{ port: 8000, protocol: 'TCP' }], from: scraper },
+    ]);
+    assert.deepEqual(byName('kruise-controller-manager')?.ingress, [{ ports: [{ port: 8000, protocol: 'TCP' }], from: scraper }]);
+  });
+});
