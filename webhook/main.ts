@@ -8,7 +8,7 @@ import { systemClock } from '../certs/clock.js';
 import { fileSource } from '../certs/file-source.js';
 import { selfSignedSource } from '../certs/self-signed-source.js';
 import { fsStore, secretStore } from '../certs/store.js';
-import { patchWebhookConfigurations } from '../certs/webhook-config.js';
+import { webhookCaBundles } from '../certs/webhook-config.js';
 import { buildApp } from './app.js';
 import { startAdmissionCaches } from './caches.js';
 import { makeRoutes } from './handlers/index.js';
@@ -18,28 +18,25 @@ import { attachCertificateSource, firstCertificate, type CertificateSource } fro
 
 function certificateSource(config: Config, kube: Kube, log: Logger): CertificateSource {
   const clock = systemClock;
-  if (config.certWriter === 'external') return fileSource({ dir: config.certDir, clock, log: log.child({ component: 'certs' }) });
+  const certLog = log.child({ component: 'certs' });
+  if (config.certWriter === 'external') return fileSource({ dir: config.certDir, clock, log: certLog });
+  // A directory is private to one process: two replicas behind the Service would each mint a CA and overwrite the
+  // other's caBundle. The fs writer is for the one process a WEBHOOK_HOST url points at.
+  if (config.certWriter === 'fs' && !config.webhookHost) {
+    throw new Error('WEBHOOK_CERT_WRITER=fs serves one process only and needs WEBHOOK_HOST (url mode); behind a Service, where more than one replica may run, use secret (default) or external');
+  }
   // In-cluster the apiserver reaches us through the Service DNS name; outside it, through WEBHOOK_HOST.
   const host = config.webhookHost ?? `${config.serviceName}.${config.namespace}.svc`;
   const store = config.certWriter === 'fs' ? fsStore(config.certDir, clock.now) : secretStore(kube.core, config.namespace, config.secretName);
-  const certLog = log.child({ component: 'certs' });
-  return selfSignedSource({
-    store,
-    host,
-    renewBeforeMs: config.renewBeforeMs,
-    clock,
-    log: certLog,
-    publishCA: async (caPem) => {
-      const r = await patchWebhookConfigurations(kube.admission, {
-        caBundle: Buffer.from(caPem).toString('base64'),
-        ...(config.webhookHost ? { host: config.webhookHost } : {}),
-        port: config.webhookPort,
-        service: { namespace: config.namespace, name: config.serviceName },
-      });
-      if (r.updated.length) certLog.info({ updated: r.updated }, 'patched webhook configurations');
-      if (r.missing.length) certLog.warn({ missing: r.missing }, 'webhook configurations not found; will retry');
-    },
+  const caBundle = webhookCaBundles(kube.admission, {
+    ...(config.webhookHost ? { host: config.webhookHost } : {}),
+    port: config.webhookPort,
+    service: { namespace: config.namespace, name: config.serviceName },
+  }, (r) => {
+    if (r.updated.length) certLog.info({ updated: r.updated }, 'patched webhook configurations');
+    if (r.missing.length) certLog.warn({ missing: r.missing }, 'webhook configurations not found; will retry');
   });
+  return selfSignedSource({ store, caBundle, host, renewBeforeMs: config.renewBeforeMs, clock, log: certLog });
 }
 
 /** Upstream dry-run-creates a ResourceDistribution's resource in the kruise namespace; AlreadyExists is fine. */
