@@ -4,7 +4,7 @@
 export interface CaBundleTarget {
   /** The CA certificates (PEM) each webhook's caBundle holds now, one list per webhook; [] when none is installed. */
   read(): Promise<string[][]>;
-  /** Sets every webhook's caBundle to exactly these CAs, in this order. */
+  /** Sets every webhook's caBundle to exactly these CAs, in this order; a webhook already so is not rewritten. */
   write(cas: string[]): Promise<void>;
 }
 
@@ -15,13 +15,14 @@ export const splitPem = (bundle: string): string[] => (bundle.match(PEM_CERT) ??
 
 export const joinPem = (cas: string[]): string => cas.map((c) => (c.endsWith('\n') ? c : `${c}\n`)).join('');
 
-/** An in-memory caBundle for tests and the CLI: one webhook, every write recorded. */
+/** An in-memory caBundle for tests: one webhook; every write that changed it is recorded. */
 export function memoryCaBundle(initial: string[] = []) {
   let cas = [...initial];
   const writes: string[][] = [];
   const target: CaBundleTarget & { cas(): string[]; writes: string[][] } = {
     read: async () => [[...cas]],
     write: async (next) => {
+      if (joinPem(next) === joinPem(cas)) return;
       cas = [...next];
       writes.push([...next]);
     },

@@ -128,8 +128,3 @@ export function decide(input: RotationInput, gen: Gen): Decision {
   const wakeAt = s.next ? (nextServable ? new Date(s.next.serveFrom.getTime() + graceMs) : s.next.serveFrom) : s.retired.map((r) => r.until).sort((a, b) => a.getTime() - b.getTime())[0];
   return { state: s, reasons, publish, ...(serve ? { serve } : {}), ...(wakeAt ? { wakeAt } : {}) };
 }
-
-/** Whether every webhook already holds exactly `cas`, in order (then nothing needs writing). */
-export function publishedExactly(published: string[][], cas: string[]): boolean {
-  return published.every((list) => list.length === cas.length && list.every((c, i) => sameCA(c, cas[i]!)));
-}

@@ -7,7 +7,7 @@ import type { Logger } from 'pino';
 import type { CaBundleTarget } from './ca-bundle.js';
 import type { Clock } from './clock.js';
 import { generateCA, generateServingCert } from './generate.js';
-import { decide, publishedExactly, type Decision } from './rotation.js';
+import { decide, type Decision } from './rotation.js';
 import type { CertStore } from './store.js';
 import { notAfter } from './verify.js';
 
@@ -64,8 +64,9 @@ export function selfSignedSource(deps: SelfSignedDeps) {
         if (r === 'conflict') continue;
         deps.log.info({ reasons: d.reasons, host: deps.host, serveFrom: d.state.next?.serveFrom.toISOString() }, 'webhook certificate state updated');
       }
-      // Publish before serving: a replica never presents a leaf whose CA the apiserver may not hold.
-      if (!publishedExactly(published, d.publish)) await deps.caBundle.write(d.publish);
+      // Publish before serving: a replica never presents a leaf whose CA the apiserver may not hold. Written every
+      // sync (the target skips unchanged configurations): it also sets the service/url, which may differ per start.
+      await deps.caBundle.write(d.publish);
       if (d.serve) adopt(d.serve);
       return d;
     }

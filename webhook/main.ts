@@ -9,6 +9,7 @@ import { fileSource } from '../certs/file-source.js';
 import { selfSignedSource } from '../certs/self-signed-source.js';
 import { fsStore, secretStore } from '../certs/store.js';
 import { webhookCaBundles } from '../certs/webhook-config.js';
+import { certWriterProblem } from '../certs/writer-check.js';
 import { buildApp } from './app.js';
 import { startAdmissionCaches } from './caches.js';
 import { makeRoutes } from './handlers/index.js';
@@ -20,11 +21,8 @@ function certificateSource(config: Config, kube: Kube, log: Logger): Certificate
   const clock = systemClock;
   const certLog = log.child({ component: 'certs' });
   if (config.certWriter === 'external') return fileSource({ dir: config.certDir, clock, log: certLog });
-  // A directory is private to one process: two replicas behind the Service would each mint a CA and overwrite the
-  // other's caBundle. The fs writer is for the one process a WEBHOOK_HOST url points at.
-  if (config.certWriter === 'fs' && !config.webhookHost) {
-    throw new Error('WEBHOOK_CERT_WRITER=fs serves one process only and needs WEBHOOK_HOST (url mode); behind a Service, where more than one replica may run, use secret (default) or external');
-  }
+  const writerProblem = certWriterProblem(config.certWriter, config.webhookHost);
+  if (writerProblem) throw new Error(writerProblem);
   // In-cluster the apiserver reaches us through the Service DNS name; outside it, through WEBHOOK_HOST.
   const host = config.webhookHost ?? `${config.serviceName}.${config.namespace}.svc`;
   const store = config.certWriter === 'fs' ? fsStore(config.certDir, clock.now) : secretStore(kube.core, config.namespace, config.secretName);
