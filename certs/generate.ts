@@ -1,6 +1,7 @@
 // Self-signed CA and serving certificate, as OpenKruise's webhook-controller makes them (spec §6): RSA-2048, CA CN
 // `webhook-cert-ca`, server CN = DNS name, SANs localhost + DNS name (IP SAN for an IPv4 host), ServerAuth,
-// NotBefore = CA NotBefore, NotAfter = now + 10 years, random serial, PKCS#1 PEM keys.
+// NotBefore = CA NotBefore, random serial, PKCS#1 PEM keys. The CA lives 10 years as upstream; the serving
+// certificate lives 1 year (upstream: 10), so a leaked serving key stops being useful within a year.
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { isIPv4 } from 'node:net';
 import forge from 'node-forge';
@@ -8,6 +9,7 @@ import forge from 'node-forge';
 const { pki } = forge;
 export const CA_COMMON_NAME = 'webhook-cert-ca';
 const TEN_YEARS_MS = 10 * 365 * 24 * 60 * 60 * 1000;
+export const LEAF_VALIDITY_MS = 365 * 24 * 60 * 60 * 1000;
 
 export interface KeyPairPem {
   key: string;
@@ -51,8 +53,8 @@ export function generateCA(now: Date): KeyPairPem {
   return { key: pki.privateKeyToPem(key), cert: pki.certificateToPem(cert) };
 }
 
-/** Serving certificate for `host` (DNS name or IPv4 literal) signed by `ca`. */
-export function generateServingCert(ca: KeyPairPem, host: string, now: Date): KeyPairPem {
+/** Serving certificate for `host` (DNS name or IPv4 literal) signed by `ca`, valid until now + validityMs. */
+export function generateServingCert(ca: KeyPairPem, host: string, now: Date, validityMs = LEAF_VALIDITY_MS): KeyPairPem {
   const caCert = pki.certificateFromPem(ca.cert);
   const caKey = pki.privateKeyFromPem(ca.key);
   const key = rsaKey();
@@ -60,7 +62,7 @@ export function generateServingCert(ca: KeyPairPem, host: string, now: Date): Ke
   cert.publicKey = publicFrom(key);
   cert.serialNumber = serial();
   cert.validity.notBefore = caCert.validity.notBefore;
-  cert.validity.notAfter = new Date(now.getTime() + TEN_YEARS_MS);
+  cert.validity.notAfter = new Date(now.getTime() + validityMs);
   cert.setSubject([{ name: 'commonName', value: host }]);
   cert.setIssuer(caCert.subject.attributes);
   const altNames = [{ type: 2, value: 'localhost' }, isIPv4(host) ? { type: 7, ip: host } : { type: 2, value: host }];

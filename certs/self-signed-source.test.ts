@@ -2,114 +2,155 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { X509Certificate } from 'node:crypto';
 import { silentLogger } from '../shared/log.js';
-import type { CertBundle } from './bundle.js';
+import { memoryCaBundle } from './ca-bundle.js';
 import type { Clock } from './clock.js';
+import { generateCA, generateServingCert } from './generate.js';
+import { memoryStore } from './memory-store.js';
 import { selfSignedSource } from './self-signed-source.js';
-import type { CertStore, Stored } from './store.js';
+import type { CertStore } from './store.js';
+import { fingerprint } from './verify.js';
 
 const DAY = 24 * 3600 * 1000;
+const YEAR = 365 * DAY;
+const GRACE = 120_000;
+const host = 'kruise-webhook-service.kruise-system.svc';
 
 function fakeClock(start: Date): Clock & { advance(ms: number): void } {
   let t = start.getTime();
   return { now: () => new Date(t), sleep: async () => {}, advance: (ms) => void (t += ms) };
 }
 
-/** In-memory store; `raceWith` simulates another replica creating the Secret between our read and create. */
-function memoryStore(opts: { raceWith?: CertBundle } = {}) {
-  let stored: Stored | undefined;
-  let version = 0;
-  const calls: string[] = [];
-  const store: CertStore & { calls: string[]; get(): Stored | undefined } = {
-    calls,
-    get: () => stored,
-    read: async () => (calls.push('read'), stored && structuredClone(stored)),
-    create: async (bundle) => {
-      calls.push('create');
-      if (opts.raceWith) { stored = { bundle: opts.raceWith, version: String(++version) }; return 'conflict'; }
-      stored = { bundle, version: String(++version) };
-      return 'created';
-    },
-    update: async (bundle, v) => {
-      calls.push('update');
-      if (v !== stored?.version) throw new Error('conflict');
-      stored = { bundle, version: String(++version) };
-    },
+/** A CA in the last half year of its life, so the next renewal must rotate the CA as well as the leaf. */
+const nearEndCA = { ca: (now: Date) => generateCA(new Date(now.getTime() - 9.5 * YEAR)), serving: generateServingCert };
+
+function replicas(n: number, opts: { store?: ReturnType<typeof memoryStore>; caBundle?: ReturnType<typeof memoryCaBundle>; generate?: typeof nearEndCA } = {}) {
+  const clock = fakeClock(new Date('2026-01-01T00:00:00Z'));
+  const store = opts.store ?? memoryStore();
+  const caBundle = opts.caBundle ?? memoryCaBundle();
+  const srcs = Array.from({ length: n }, () => selfSignedSource({ store, caBundle, host, renewBeforeMs: 180 * DAY, clock, log: silentLogger(), resyncMs: 60_000, graceMs: GRACE, ...(opts.generate ? { generate: opts.generate } : {}) }));
+  /** Every replica serves a leaf whose issuer is in caBundle, and the leaf is valid for host. */
+  const assertSafe = (step: string) => {
+    const trusted = caBundle.cas().map((c) => new X509Certificate(c));
+    for (const [i, s] of srcs.entries()) {
+      const pem = s.current()?.cert;
+      if (!pem) continue;
+      const leaf = new X509Certificate(pem);
+      assert.ok(trusted.some((ca) => leaf.verify(ca.publicKey)), `${step}: replica ${i} serves a leaf whose CA is not in caBundle`);
+    }
   };
-  return store;
+  return { clock, store, caBundle, srcs, assertSafe };
 }
 
-const host = 'kruise-webhook-service.kruise-system.svc';
+const caOf = (leafPem: string, cas: string[]) => cas.find((c) => new X509Certificate(leafPem).verify(new X509Certificate(c).publicKey));
 
-test('an absent store is filled once, the pair is adopted and the CA published', async () => {
-  const store = memoryStore();
-  const published: string[] = [];
+test('an absent store is filled once, the CA published before the pair is served, and a second sync changes nothing', async () => {
+  const { store, caBundle, srcs: [src] } = replicas(1);
   const changes: string[] = [];
-  const src = selfSignedSource({ store, host, renewBeforeMs: 180 * DAY, clock: fakeClock(new Date('2026-01-01T00:00:00Z')), log: silentLogger(), publishCA: async (ca) => void published.push(ca) });
-  src.onChange((c) => changes.push(c.cert));
-  await src.syncOnce();
-  await src.syncOnce();
+  src!.onChange((c) => changes.push(c.cert));
+  await src!.syncOnce();
+  await src!.syncOnce();
   assert.deepEqual(store.calls, ['read', 'create', 'read']);
   assert.equal(changes.length, 1, 'a second sync with the same pair is not a change');
-  assert.equal(src.current()?.cert, store.get()?.bundle.cert);
-  assert.deepEqual(published, [store.get()!.bundle.caCert, store.get()!.bundle.caCert]);
-  assert.equal(src.healthy(), true);
-  assert.ok(new X509Certificate(src.current()!.cert).checkHost(host));
+  assert.equal(src!.current()?.cert, store.get()?.state.current?.cert);
+  assert.deepEqual(caBundle.writes, [[store.get()!.state.current!.caCert]], 'published once');
+  assert.equal(src!.healthy(), true);
+  assert.ok(new X509Certificate(src!.current()!.cert).checkHost(host));
+  assert.ok(src!.current()!.notAfter! < new Date(Date.parse('2026-01-01T00:00:00Z') + YEAR + DAY), 'the leaf lives a year');
 });
 
-test('losing the create race adopts what the other replica wrote', async () => {
-  const winner = memoryStore();
-  const first = selfSignedSource({ store: winner, host, renewBeforeMs: 180 * DAY, clock: fakeClock(new Date('2026-01-01T00:00:00Z')), log: silentLogger() });
-  await first.syncOnce();
-  const store = memoryStore({ raceWith: winner.get()!.bundle });
-  const src = selfSignedSource({ store, host, renewBeforeMs: 180 * DAY, clock: fakeClock(new Date('2026-01-01T00:00:00Z')), log: silentLogger() });
-  await src.syncOnce();
-  assert.deepEqual(store.calls, ['read', 'create', 'read']);
-  assert.equal(src.current()?.cert, winner.get()!.bundle.cert);
+test('two replicas starting together: one create lands, both serve the same pair', async () => {
+  const { store, srcs: [a, b] } = replicas(2);
+  await Promise.all([a!.syncOnce(), b!.syncOnce()]);
+  assert.equal(store.calls.filter((c) => c === 'create').length, 2);
+  assert.equal(a!.current()?.cert, b!.current()?.cert);
+  assert.equal(a!.current()?.cert, store.get()?.state.current?.cert);
 });
 
-test('renewal happens once the clock enters the renew-before window, with a new CA when the old one is near its end', async () => {
-  const clock = fakeClock(new Date('2026-01-01T00:00:00Z'));
-  const store = memoryStore();
-  const src = selfSignedSource({ store, host, renewBeforeMs: 180 * DAY, clock, log: silentLogger() });
-  await src.syncOnce();
-  const before = store.get()!.bundle;
+test('a renewal with a new CA: both CAs published, the new leaf served only after the grace period, the old CA dropped after another', async () => {
+  const { clock, store, caBundle, srcs: [a, b], assertSafe } = replicas(2, { generate: nearEndCA });
+  await a!.syncOnce();
+  await b!.syncOnce();
+  const first = a!.current()!.cert;
+  const ca1 = store.get()!.state.current!.caCert;
+  assertSafe('installed');
 
-  clock.advance((3650 - 200) * DAY);
-  await src.syncOnce();
-  assert.equal(store.get()!.bundle.cert, before.cert, 'outside the window nothing changes');
+  clock.advance(3 * DAY);
+  await a!.syncOnce();
+  const next = store.get()!.state.next!;
+  assert.ok(next, 'the renewed pair is stored as next');
+  assert.notEqual(fingerprint(next.caCert), fingerprint(ca1), 'a CA near its end is replaced');
+  assert.deepEqual(caBundle.cas().map(fingerprint), [fingerprint(ca1), fingerprint(next.caCert)]);
+  assert.equal(a!.current()!.cert, first, 'the renewing replica keeps serving the old leaf');
+  assertSafe('renewed');
 
-  clock.advance(30 * DAY);
-  await src.syncOnce();
-  const after = store.get()!.bundle;
-  assert.notEqual(after.cert, before.cert);
-  assert.notEqual(after.caCert, before.caCert, 'CA valid for less than a year is replaced');
-  assert.equal(src.current()?.cert, after.cert);
-  assert.ok(src.current()!.notAfter! > new Date(clock.now().getTime() + 3000 * DAY));
+  clock.advance(GRACE - 1);
+  await b!.syncOnce();
+  assert.equal(b!.current()!.cert, first, 'not before serveFrom');
+  clock.advance(1);
+  await b!.syncOnce();
+  assert.equal(b!.current()!.cert, next.cert, 'from serveFrom on');
+  assertSafe('b switched');
+  assert.equal(caBundle.cas().length, 2);
+  await a!.syncOnce();
+  assert.equal(a!.current()!.cert, next.cert);
+
+  clock.advance(GRACE);
+  await b!.syncOnce();
+  assert.deepEqual(caBundle.cas().map(fingerprint), [fingerprint(next.caCert)], 'the old CA leaves after every replica switched');
+  assert.equal(store.get()!.state.next, undefined);
+  assertSafe('promoted');
 });
 
-test('a host change reissues the serving cert but keeps a still-good CA', async () => {
-  const clock = fakeClock(new Date('2026-01-01T00:00:00Z'));
-  const store = memoryStore();
-  await selfSignedSource({ store, host, renewBeforeMs: 180 * DAY, clock, log: silentLogger() }).syncOnce();
-  const before = store.get()!.bundle;
-  const moved = selfSignedSource({ store, host: '10.1.2.3', renewBeforeMs: 180 * DAY, clock, log: silentLogger() });
-  await moved.syncOnce();
-  const after = store.get()!.bundle;
-  assert.equal(after.caCert, before.caCert);
-  assert.notEqual(after.cert, before.cert);
-  assert.ok(new X509Certificate(after.cert).checkIP('10.1.2.3'));
+test('a deleted Secret: the fresh CA is published next to the one still served, and served only after the grace period', async () => {
+  const { clock, store, caBundle, srcs: [a, b], assertSafe } = replicas(2);
+  await a!.syncOnce();
+  await b!.syncOnce();
+  const first = a!.current()!.cert;
+  store.set(undefined);
+  await a!.syncOnce();
+  assert.equal(caBundle.cas().length, 2, 'old and fresh CA');
+  assert.equal(a!.current()!.cert, first);
+  assertSafe('recreated');
+  await b!.syncOnce();
+  assert.equal(b!.current()!.cert, first);
+  clock.advance(GRACE);
+  await b!.syncOnce();
+  await a!.syncOnce();
+  assert.notEqual(a!.current()!.cert, first);
+  assert.equal(a!.current()!.cert, b!.current()!.cert);
+  assertSafe('switched');
+  clock.advance(2 * GRACE);
+  await a!.syncOnce();
+  assert.equal(caBundle.cas().length, 1);
+  assert.equal(caOf(a!.current()!.cert, caBundle.cas()), caBundle.cas()[0]);
+});
+
+test('a corrupted Secret is treated like a deleted one, and a fresh replica waits rather than serve an unpublished CA', async () => {
+  const { clock, store, caBundle, srcs: [a] } = replicas(1);
+  await a!.syncOnce();
+  store.set({ current: { caKey: 'x', caCert: 'garbage', key: 'y', cert: 'garbage' }, retired: [] });
+  const { srcs: [c] } = replicas(1, { store, caBundle });
+  await c!.syncOnce();
+  assert.equal(c!.current(), undefined, 'nothing served before serveFrom');
+  assert.equal(c!.healthy(), false);
+  assert.equal(caBundle.cas().length, 2);
+  clock.advance(GRACE);
+  await a!.syncOnce();
+  assert.ok(a!.current());
+  assert.ok(caOf(a!.current()!.cert, caBundle.cas()));
 });
 
 test('start() keeps syncing until aborted and survives a failing store', async () => {
   const clock = fakeClock(new Date('2026-01-01T00:00:00Z'));
   let reads = 0;
   const ac = new AbortController();
+  const inner = memoryStore();
   const store: CertStore = {
-    read: async () => { reads++; if (reads === 1) throw new Error('apiserver down'); if (reads >= 3) ac.abort(); return undefined; },
-    create: async () => 'created',
-    update: async () => {},
+    read: async () => { reads++; if (reads === 1) throw new Error('apiserver down'); if (reads >= 3) ac.abort(); return inner.read(); },
+    create: inner.create,
+    update: inner.update,
   };
-  const src = selfSignedSource({ store, host, renewBeforeMs: 180 * DAY, clock, log: silentLogger() });
+  const src = selfSignedSource({ store, caBundle: memoryCaBundle(), host, renewBeforeMs: 180 * DAY, clock, log: silentLogger() });
   await src.start(ac.signal);
   assert.ok(reads >= 3);
   assert.ok(src.current(), 'a pair was obtained after the failure');

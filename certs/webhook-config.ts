@@ -1,5 +1,6 @@
 // caBundle + clientConfig for the two webhook configurations OpenKruise's webhook-controller manages (spec §6, §9 note 12).
 import type { AdmissionregistrationV1Api, AdmissionregistrationV1WebhookClientConfig } from '@kubernetes/client-node';
+import { joinPem, splitPem, type CaBundleTarget } from './ca-bundle.js';
 
 export const MUTATING_CONFIGURATION = 'kruise-mutating-webhook-configuration';
 export const VALIDATING_CONFIGURATION = 'kruise-validating-webhook-configuration';
@@ -65,4 +66,32 @@ export async function patchWebhookConfigurations(api: AdmissionregistrationV1Api
     missing.push(VALIDATING_CONFIGURATION);
   }
   return { updated, missing };
+}
+
+/** The CAs in every webhook's caBundle, one list per webhook; a configuration that does not exist contributes none. */
+export async function readCaBundles(api: AdmissionregistrationV1Api): Promise<string[][]> {
+  const out: string[][] = [];
+  for (const [name, read] of [
+    [MUTATING_CONFIGURATION, () => api.readMutatingWebhookConfiguration({ name: MUTATING_CONFIGURATION })],
+    [VALIDATING_CONFIGURATION, () => api.readValidatingWebhookConfiguration({ name: VALIDATING_CONFIGURATION })],
+  ] as const) {
+    try {
+      const conf: WithWebhooks = await read();
+      for (const w of conf.webhooks ?? []) out.push(splitPem(Buffer.from(w.clientConfig?.caBundle ?? '', 'base64').toString('utf8')));
+    } catch (err) {
+      if (!notFound(err)) throw new Error(`read ${name}`, { cause: err });
+    }
+  }
+  return out;
+}
+
+/** The two kruise webhook configurations as a CaBundleTarget; `onPatched` reports what each write changed. */
+export function webhookCaBundles(api: AdmissionregistrationV1Api, t: Omit<ClientConfigTarget, 'caBundle'>, onPatched?: (r: { updated: string[]; missing: string[] }) => void): CaBundleTarget {
+  return {
+    read: () => readCaBundles(api),
+    write: async (cas) => {
+      const r = await patchWebhookConfigurations(api, { ...t, caBundle: Buffer.from(joinPem(cas)).toString('base64') });
+      onPatched?.(r);
+    },
+  };
 }

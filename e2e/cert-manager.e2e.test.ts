@@ -1,6 +1,8 @@
 // The cert-manager overlay, checked with real cert-manager v1.11.5 (controller and cainjector built from its Go
-// module): the Certificate is issued, the CA is injected into both webhook configurations, and the kruise-ts
-// manager serves with the issued certificate in WEBHOOK_CERT_WRITER=external mode.
+// module): the CA bootstrap chain (selfSigned Issuer → CA Certificate → CA Issuer → serving Certificate) is issued,
+// the CA is injected into both webhook configurations, the kruise-ts manager serves with the issued certificate in
+// WEBHOOK_CERT_WRITER=external mode, and a forced renewal of the serving certificate fails no admission: dry-run pod
+// creates go through the real apiserver to the manager the whole time.
 //
 // It runs in a control plane of its own (same harness as the shared one): the shared stack's manager keeps
 // the webhook configurations' caBundle and url in `secret` mode, and the overlay plus the cainjector would
@@ -14,6 +16,7 @@ import { after, before, describe, it } from 'node:test';
 import { certManagerBinDir, certManagerCrds, startCertManager, type CertManager } from './harness/cert-manager.js';
 import { binDir, kubectl, startCluster, type Cluster } from './harness/cluster/cluster.js';
 import { managerArgs } from './harness/cluster/manager-command.js';
+import { makeKube } from '../shared/kube/client.js';
 import { eventually, stack } from './harness/kube.js';
 import { freePort, spawnDaemon, waitFor, type Daemon } from './harness/runtime/process.js';
 
@@ -26,7 +29,7 @@ const CONFIGS = [['mutatingwebhookconfiguration', 'kruise-mutating-webhook-confi
   ['validatingwebhookconfiguration', 'kruise-validating-webhook-configuration']] as const;
 
 type Secret = { data?: Record<string, string> };
-type WebhookConfig = { metadata: { annotations?: Record<string, string> }; webhooks: { name: string; clientConfig: { caBundle?: string } }[] };
+type WebhookConfig = { metadata: { annotations?: Record<string, string> }; webhooks: { name: string; clientConfig: { caBundle?: string; url?: string; service?: { path?: string } } }[] };
 const fingerprint = (pem: string) => new X509Certificate(pem).fingerprint256;
 
 describe('cert-manager overlay with cert-manager v1.11.5', { skip, timeout: 900_000 }, () => {
@@ -36,6 +39,9 @@ describe('cert-manager overlay with cert-manager v1.11.5', { skip, timeout: 900_
   let dir = '';
   let webhookPortInUse = 0;
   const kc = (args: string[], input?: string) => kubectl((cluster as Cluster).kubeconfig, args, input);
+  const caSecretCert = () => Buffer.from((JSON.parse(kc(['get', 'secret', 'kruise-webhook-ca', '-n', NS, '-o', 'json'])) as Secret).data?.['tls.crt'] ?? '', 'base64').toString('utf8');
+  const caBundles = () => CONFIGS.flatMap(([kind, name]) => (JSON.parse(kc(['get', kind, name, '-o', 'json'])) as WebhookConfig).webhooks
+    .map((w) => Buffer.from(w.clientConfig.caBundle ?? '', 'base64').toString('utf8')));
   const secretFiles = () => {
     const data = (JSON.parse(kc(['get', 'secret', 'kruise-webhook-certs', '-n', NS, '-o', 'json'])) as Secret).data ?? {};
     return Object.fromEntries(Object.entries(data).map(([k, v]) => [k, Buffer.from(v, 'base64').toString('utf8')]));
@@ -53,6 +59,9 @@ describe('cert-manager overlay with cert-manager v1.11.5', { skip, timeout: 900_
     cm = await startCertManager({ bin: cmBin, kubeconfig: cluster.kubeconfig, logDir: cluster.logDir, clusterResourceNamespace: NS });
     await eventually('kubectl apply -k manifests/overlays/cert-manager', () =>
       kc(['apply', '-k', join(repo, 'manifests/overlays/cert-manager')]) !== undefined, 60_000);
+    // The harness has no Service routing: the apiserver reaches the manager at https://127.0.0.1:PORT (set on the
+    // webhook configurations below), so the serving certificate must name 127.0.0.1 too. Test-only, not in the overlay.
+    kc(['patch', 'certificate', 'kruise-webhook-cert', '-n', NS, '--type', 'merge', '-p', JSON.stringify({ spec: { ipAddresses: ['127.0.0.1'] } })]);
   }, { timeout: 900_000 });
 
   after(async () => {
@@ -62,13 +71,23 @@ describe('cert-manager overlay with cert-manager v1.11.5', { skip, timeout: 900_
     if (dir && process.env.KRUISE_TS_KEEP_LOGS !== '1') rmSync(dir, { recursive: true, force: true });
   });
 
-  it('the Certificate becomes Ready and its Secret holds tls.crt, tls.key and ca.crt for the webhook Service', async () => {
-    await eventually('Certificate Ready', () => kc(['get', 'certificate', 'kruise-webhook-cert', '-n', NS,
-      '-o', 'jsonpath={.status.conditions[?(@.type=="Ready")].status}']) === 'True', 120_000);
-    const files = secretFiles();
-    assert.deepEqual(['ca.crt', 'tls.crt', 'tls.key'].filter((k) => !files[k]), []);
+  it('the serving Certificate becomes Ready, issued by the CA Certificate: its Secret holds tls.crt, tls.key and the CA as ca.crt, and no CA key', async () => {
+    for (const name of ['kruise-webhook-ca', 'kruise-webhook-cert']) {
+      await eventually(`Certificate ${name} Ready`, () => kc(['get', 'certificate', name, '-n', NS,
+        '-o', 'jsonpath={.status.conditions[?(@.type=="Ready")].status}']) === 'True', 120_000);
+    }
+    const files = await eventually('serving Secret names 127.0.0.1', () => {
+      const f = secretFiles();
+      return f['tls.crt'] && new X509Certificate(f['tls.crt']).checkIP('127.0.0.1') ? f : undefined;
+    }, 120_000);
+    assert.deepEqual(Object.keys(files).sort(), ['ca.crt', 'tls.crt', 'tls.key']);
     const cert = new X509Certificate(files['tls.crt'] as string);
+    const ca = new X509Certificate(files['ca.crt'] as string);
     assert.equal(cert.checkHost(HOST), HOST);
+    assert.equal(ca.ca, true, 'ca.crt is the CA, not the leaf');
+    assert.notEqual(ca.fingerprint256, cert.fingerprint256);
+    assert.ok(cert.verify(ca.publicKey), 'the leaf is signed by the CA');
+    assert.equal(ca.fingerprint256, fingerprint(caSecretCert()), 'the CA is the CA Certificate\'s');
     assert.match(files['tls.key'] as string, /^-----BEGIN RSA PRIVATE KEY-----/);
   });
 
@@ -104,28 +123,84 @@ describe('cert-manager overlay with cert-manager v1.11.5', { skip, timeout: 900_
       () => m.child.exitCode === null).catch((err: Error) => { throw new Error(`${err.message}\n${m.tail(20)}`); });
     assert.equal(await servedCert(webhookPort, files['ca.crt'] as string), fingerprint(files['tls.crt'] as string));
     webhookPortInUse = webhookPort;
+    // Point the webhooks at the manager (the cainjector keeps owning caBundle) and see a pod create admitted by it.
+    for (const [kind, name] of CONFIGS) {
+      const conf = JSON.parse(kc(['get', kind, name, '-o', 'json'])) as WebhookConfig;
+      const ops = conf.webhooks.flatMap((w, i) => [
+        { op: 'remove', path: `/webhooks/${i}/clientConfig/service` },
+        { op: 'add', path: `/webhooks/${i}/clientConfig/url`, value: `https://127.0.0.1:${webhookPort}${w.clientConfig.service?.path ?? ''}` },
+      ]);
+      kc(['patch', kind, name, '--type', 'json', '-p', JSON.stringify(ops)]);
+    }
+    await eventually('a dry-run pod create admitted through the manager', () => dryRunPod(cluster as Cluster) === 'ok', 60_000);
   });
 
-  it('a re-issued certificate reaches both caBundles and, once its files change, the running manager serves it', async () => {
+  it('a forced renewal of the serving certificate fails no admission: the CA and caBundle stay, the manager switches to the new leaf', async () => {
     const before = secretFiles();
-    // Deleting the Secret makes cert-manager issue afresh: a new key and, with a self-signed issuer, a new CA.
-    kc(['delete', 'secret', 'kruise-webhook-certs', '-n', NS]);
-    const files = await eventually('re-issued Secret', () => {
-      const f = secretFiles();
-      return f['tls.crt'] && f['tls.key'] && f['ca.crt'] && f['tls.crt'] !== before['tls.crt'] ? f : undefined;
-    }, 120_000);
-    await eventually('caBundles follow the new CA', () => CONFIGS.every(([kind, name]) =>
-      (JSON.parse(kc(['get', kind, name, '-o', 'json'])) as WebhookConfig).webhooks.every((w) =>
-        fingerprint(Buffer.from(w.clientConfig.caBundle ?? '', 'base64').toString('utf8')) === fingerprint(files['ca.crt'] as string))), 120_000);
-    // What the kubelet does for a mounted Secret, minus the symlink swap: the manager polls the directory.
-    for (const [k, v] of Object.entries(files)) {
-      writeFileSync(join(dir, 'webhook-certs', `.${k}`), v, { mode: 0o600 });
-      renameSync(join(dir, 'webhook-certs', `.${k}`), join(dir, 'webhook-certs', k));
+    const kube = makeKube({ kubeconfig: (cluster as Cluster).kubeconfig });
+    // Two workers of dry-run pod creates through the real apiserver (mutating pod webhook, failurePolicy Fail).
+    let ok = 0;
+    const failures: string[] = [];
+    let stop = false;
+    const worker = async () => {
+      for (let i = 0; !stop; i++) {
+        try {
+          await kube.core.createNamespacedPod({ namespace: 'default', dryRun: 'All', body: { metadata: { name: `renewal-probe-${i}` }, spec: { containers: [{ name: 'app', image: 'nginx:1.7.9' }] } } });
+          ok++;
+        } catch (err) {
+          // The apiserver's reason (e.g. x509: certificate signed by unknown authority) is at the end of the body.
+          const text = err instanceof Error ? err.message : String(err);
+          failures.push(text.length > 400 ? `${text.slice(0, 150)} … ${text.slice(-250)}` : text);
+        }
+      }
+    };
+    /** Lets `n` more creates be admitted (or stops at the first failure, which the final assertion reports). */
+    const admitted = async (n: number) => {
+      const base = ok;
+      await waitFor(`${n} more admissions`, async () => failures.length > 0 || ok >= base + n, 120_000);
+    };
+    const workers = [worker(), worker()];
+    try {
+      await admitted(10);
+      // What `cmctl renew` does: the Issuing condition makes cert-manager re-issue now.
+      kc(['patch', 'certificate', 'kruise-webhook-cert', '-n', NS, '--subresource', 'status', '--type', 'json', '-p', JSON.stringify([
+        { op: 'add', path: '/status/conditions/-', value: { type: 'Issuing', status: 'True', reason: 'ManuallyTriggered', message: 'e2e forced renewal', lastTransitionTime: new Date().toISOString().replace(/\.\d+Z$/, 'Z') } }])]);
+      const files = await eventually('re-issued Secret', () => {
+        const f = secretFiles();
+        return f['tls.crt'] && f['tls.key'] && f['ca.crt'] && f['tls.crt'] !== before['tls.crt'] ? f : undefined;
+      }, 120_000);
+      assert.equal(fingerprint(files['ca.crt'] as string), fingerprint(before['ca.crt'] as string), 'the CA is unchanged by a leaf renewal');
+      // The window a kubelet leaves (about a minute) between the Secret changing and the pod's files following:
+      // the cainjector has had its chance to rewrite caBundle, and admissions keep flowing to the old leaf.
+      await admitted(20);
+      assert.ok(caBundles().every((b) => fingerprint(b) === fingerprint(before['ca.crt'] as string)), 'caBundle still the CA');
+      // What the kubelet does for a mounted Secret, minus the symlink swap: the manager polls the directory.
+      for (const [k, v] of Object.entries(files)) {
+        writeFileSync(join(dir, 'webhook-certs', `.${k}`), v, { mode: 0o600 });
+        renameSync(join(dir, 'webhook-certs', `.${k}`), join(dir, 'webhook-certs', k));
+      }
+      await waitFor('manager serves the re-issued certificate', async () =>
+        await servedCert(webhookPortInUse, files['ca.crt'] as string) === fingerprint(files['tls.crt'] as string), 45_000);
+      await admitted(20);
+    } finally {
+      stop = true;
+      await Promise.all(workers);
     }
-    await waitFor('manager serves the re-issued certificate', async () =>
-      await servedCert(webhookPortInUse, files['ca.crt'] as string) === fingerprint(files['tls.crt'] as string), 45_000);
+    assert.deepEqual(failures.slice(0, 3), [], `${failures.length} of ${ok + failures.length} admissions failed`);
+    assert.ok(ok >= 50);
   });
 });
+
+/** 'ok' when a server-side dry-run create of a pod in `default` is admitted, else kubectl's error. */
+function dryRunPod(cluster: Cluster): string {
+  const pod = JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'webhook-probe', namespace: 'default' }, spec: { containers: [{ name: 'app', image: 'nginx:1.7.9' }] } });
+  try {
+    kubectl(cluster.kubeconfig, ['create', '--dry-run=server', '-f', '-'], pod);
+    return 'ok';
+  } catch (err) {
+    return err instanceof Error ? err.message : String(err);
+  }
+}
 
 /** The SHA-256 fingerprint of the certificate served on 127.0.0.1:port, after verifying it against `ca` for HOST. */
 function servedCert(port: number, ca: string): Promise<string> {

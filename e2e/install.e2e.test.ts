@@ -29,7 +29,8 @@ describe('install', { skip }, () => {
   // hold both, so they are dry-run as new objects under another name while the rest is dry-run applied.
   it('the cert-manager overlay is accepted by the apiserver (server dry-run), except the cert-manager kinds it does not serve', () => {
     const docs = loadAll(kubectlOk(['kustomize', join(repo, 'manifests/overlays/cert-manager')])) as { apiVersion: string; kind: string; metadata: { name: string } }[];
-    assert.deepEqual(docs.filter((d) => d.apiVersion.startsWith('cert-manager.io/')).map((d) => d.kind).sort(), ['Certificate', 'Issuer']);
+    assert.deepEqual(docs.filter((d) => d.apiVersion.startsWith('cert-manager.io/')).map((d) => `${d.kind}/${d.metadata.name}`).sort(),
+      ['Certificate/kruise-webhook-ca', 'Certificate/kruise-webhook-cert', 'Issuer/kruise-selfsigned-issuer', 'Issuer/kruise-webhook-ca-issuer']);
     const ours = docs.filter((d) => !d.apiVersion.startsWith('cert-manager.io/'));
     const isWebhookConf = (d: { kind: string }) => d.kind.endsWith('WebhookConfiguration');
     const yaml = (ds: object[]) => ds.map((d) => `---\n${dump(d)}`).join('');

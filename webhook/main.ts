@@ -9,7 +9,8 @@ import { systemClock } from '../certs/clock.js';
 import { fileSource } from '../certs/file-source.js';
 import { selfSignedSource } from '../certs/self-signed-source.js';
 import { fsStore, secretStore } from '../certs/store.js';
-import { patchWebhookConfigurations } from '../certs/webhook-config.js';
+import { webhookCaBundles } from '../certs/webhook-config.js';
+import { certWriterProblem } from '../certs/writer-check.js';
 import { buildApp } from './app.js';
 import { drainThenClose } from './drain.js';
 import { startAdmissionCaches } from './caches.js';
@@ -21,28 +22,22 @@ import { attachCertificateSource, firstCertificate, type CertificateSource } fro
 
 function certificateSource(config: Config, kube: Kube, log: Logger): CertificateSource {
   const clock = systemClock;
-  if (config.certWriter === 'external') return fileSource({ dir: config.certDir, clock, log: log.child({ component: 'certs' }) });
+  const certLog = log.child({ component: 'certs' });
+  if (config.certWriter === 'external') return fileSource({ dir: config.certDir, clock, log: certLog });
+  const writerProblem = certWriterProblem(config.certWriter, config.webhookHost);
+  if (writerProblem) throw new Error(writerProblem);
   // In-cluster the apiserver reaches us through the Service DNS name; outside it, through WEBHOOK_HOST.
   const host = config.webhookHost ?? `${config.serviceName}.${config.namespace}.svc`;
   const store = config.certWriter === 'fs' ? fsStore(config.certDir, clock.now) : secretStore(kube.core, config.namespace, config.secretName);
-  const certLog = log.child({ component: 'certs' });
-  return selfSignedSource({
-    store,
-    host,
-    renewBeforeMs: config.renewBeforeMs,
-    clock,
-    log: certLog,
-    publishCA: async (caPem) => {
-      const r = await patchWebhookConfigurations(kube.admission, {
-        caBundle: Buffer.from(caPem).toString('base64'),
-        ...(config.webhookHost ? { host: config.webhookHost } : {}),
-        port: config.webhookPort,
-        service: { namespace: config.namespace, name: config.serviceName },
-      });
-      if (r.updated.length) certLog.info({ updated: r.updated }, 'patched webhook configurations');
-      if (r.missing.length) certLog.warn({ missing: r.missing }, 'webhook configurations not found; will retry');
-    },
+  const caBundle = webhookCaBundles(kube.admission, {
+    ...(config.webhookHost ? { host: config.webhookHost } : {}),
+    port: config.webhookPort,
+    service: { namespace: config.namespace, name: config.serviceName },
+  }, (r) => {
+    if (r.updated.length) certLog.info({ updated: r.updated }, 'patched webhook configurations');
+    if (r.missing.length) certLog.warn({ missing: r.missing }, 'webhook configurations not found; will retry');
   });
+  return selfSignedSource({ store, caBundle, host, renewBeforeMs: config.renewBeforeMs, clock, log: certLog });
 }
 
 /** Admission waits this long for one API call it makes (dry-run, SubjectAccessReview); the apiserver's own is 10 s. */
