@@ -6,6 +6,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { KubeConfig, KubernetesListObject, KubernetesObject } from '@kubernetes/client-node';
+import { realClock, type Clock } from '../clock.js';
 import type { ApiServer } from './kubeconfig.js';
 import { resourcePath, type PathOptions, type Resource } from './resources.js';
 
@@ -116,6 +117,8 @@ export interface RestOptions {
   timeoutMs?: number;
   /** How long an open watch may go without an event or bookmark (WatchIdleError); default 3 min. */
   watchIdleTimeoutMs?: number;
+  /** The watch idle timers' clock; injected for tests. */
+  clock?: Pick<Clock, 'setTimeout' | 'clearTimeout'>;
   /** Called once per request with its method (not for watches), for API-request accounting in benchmarks. */
   onRequest?: (method: string, path: string) => void;
   /** e.g. `kruise-daemon/0.1.0`; Node's default (none) otherwise. */
@@ -173,6 +176,7 @@ export function makeRest(source: KubeConfig | ApiServer, opts: RestOptions = {})
   const { server } = conn;
   const timeoutMs = opts.timeoutMs ?? 30_000;
   const watchIdleMs = opts.watchIdleTimeoutMs ?? 180_000;
+  const clock = opts.clock ?? realClock;
   const transport = server.protocol === 'https:' ? https : http;
   // A server URL with a path (a proxy prefix, e.g. https://host/k8s/clusters/c1) keeps it in front of every request.
   const prefix = server.pathname.replace(/\/+$/, '');
@@ -223,14 +227,14 @@ export function makeRest(source: KubeConfig | ApiServer, opts: RestOptions = {})
     const reqOpts = await options('GET', path, {});
     const idleMs = o.idleTimeoutMs ?? watchIdleMs;
     await new Promise<void>((resolve, reject) => {
-      let idle: NodeJS.Timeout | undefined;
+      let idle: unknown;
       // Destroying the request also fails the response with its own error; the cause we chose is the one reported.
       let cause: Error | undefined;
       const fail = (err: Error) => (signal.aborted ? resolve() : reject(cause ?? err));
       const stopWith = (err: Error) => { cause ??= err; req.destroy(err); };
       const heard = () => {
-        clearTimeout(idle);
-        idle = setTimeout(() => stopWith(new WatchIdleError(path, idleMs)), idleMs);
+        clock.clearTimeout(idle);
+        idle = clock.setTimeout(() => stopWith(new WatchIdleError(path, idleMs)), idleMs);
       };
       const req = transport.request(reqOpts, (res) => {
         const status = res.statusCode ?? 0;
@@ -266,7 +270,7 @@ export function makeRest(source: KubeConfig | ApiServer, opts: RestOptions = {})
       });
       const onAbort = () => { req.destroy(); resolve(); };
       signal.addEventListener('abort', onAbort, { once: true });
-      req.on('close', () => { clearTimeout(idle); signal.removeEventListener('abort', onAbort); });
+      req.on('close', () => { clock.clearTimeout(idle); signal.removeEventListener('abort', onAbort); });
       req.on('timeout', () => stopWith(new KubeTimeoutError(`WATCH ${path}: no answer within ${timeoutMs} ms`)));
       req.on('error', fail);
       req.end();
