@@ -79,8 +79,6 @@ export interface WatchOptions {
   resourceVersion?: string;
   /** The apiserver ends the watch cleanly after this long. */
   timeoutSeconds?: number;
-  /** Fails the watch with WatchIdleError after this long without an event or bookmark (default: the client's). */
-  idleTimeoutMs?: number;
   /** Called once the apiserver accepted the watch (200, before any event). */
   onOpen?: () => void;
 }
@@ -225,7 +223,6 @@ export function makeRest(source: KubeConfig | ApiServer, opts: RestOptions = {})
       timeoutSeconds: o.timeoutSeconds !== undefined ? String(o.timeoutSeconds) : undefined,
     });
     const reqOpts = await options('GET', path, {});
-    const idleMs = o.idleTimeoutMs ?? watchIdleMs;
     await new Promise<void>((resolve, reject) => {
       let idle: unknown;
       // Destroying the request also fails the response with its own error; the cause we chose is the one reported.
@@ -234,7 +231,7 @@ export function makeRest(source: KubeConfig | ApiServer, opts: RestOptions = {})
       const stopWith = (err: Error) => { cause ??= err; req.destroy(err); };
       const heard = () => {
         clock.clearTimeout(idle);
-        idle = clock.setTimeout(() => stopWith(new WatchIdleError(path, idleMs)), idleMs);
+        idle = clock.setTimeout(() => stopWith(new WatchIdleError(path, watchIdleMs)), watchIdleMs);
       };
       const req = transport.request(reqOpts, (res) => {
         const status = res.statusCode ?? 0;
