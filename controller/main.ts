@@ -68,10 +68,11 @@ async function main(): Promise<void> {
     req.log.warn({ reason }, 'liveness check failed');
     return reply.code(500).send(`unhealthy: ${reason}`);
   });
-  // A standby replica is ready: it serves nothing until it leads. A leader is ready once its caches listed, and
-  // while none has gone stale.
+  // A standby replica is ready: it serves nothing until it leads. A leader is ready once its caches listed. Stale
+  // caches do not fail readiness here: this container serves no traffic, and the pod's readiness also decides
+  // whether the webhook container beside it gets admission requests; liveness restarts a wedged leader instead.
   health.get('/readyz', async (_req, reply) => {
-    const reason = leading ? probes.readiness() : null;
+    const reason = leading ? informers.notSynced() : null;
     return reason === null ? 'ok' : reply.code(503).send(`not ready: ${reason}`);
   });
   health.get('/metrics', async (_req, reply) => reply.header('content-type', registry.contentType).send(await registry.metrics()));

@@ -71,12 +71,12 @@ async function main(): Promise<void> {
   // credentials as client-node's clients.
   const rest = makeRest(kube.kc, { timeoutMs: config.apiTimeoutMs, watchIdleTimeoutMs: config.watchIdleTimeoutMs, userAgent: `kruise-webhook/${VERSION}` });
   const caches = startAdmissionCaches(informerFactory({ rest, signal: stop.signal, log }), rest, config.namespace);
-  const cacheHealth = cacheProbes(caches, { staleAfterMs: config.healthStaleAfterMs, livenessStaleAfterMs: config.livenessStaleAfterMs });
+  const probes = cacheProbes(caches, { staleAfterMs: config.healthStaleAfterMs, livenessStaleAfterMs: config.livenessStaleAfterMs });
   const source = certificateSource(config, kube, log);
   void source.start(stop.signal);
 
-  const readiness = () => cacheHealth.readiness() ?? (source.healthy() ? null : 'no valid serving certificate');
-  const health = buildHealthApp({ log, readiness, liveness: cacheHealth.liveness, metrics });
+  const readiness = () => probes.readiness() ?? (source.healthy() ? null : 'no valid serving certificate');
+  const health = buildHealthApp({ log, readiness, liveness: probes.liveness, metrics });
   await health.listen({ host: config.bindAddress, port: config.healthPort });
 
   log.info({ writer: config.certWriter }, 'waiting for the serving certificate');
