@@ -11,6 +11,7 @@ import { configOrExit, loadConfig } from '../shared/config.js';
 import { createLogger } from '../shared/log.js';
 import { VERSION } from '../shared/version.js';
 import { loadApiServer, UnsupportedAuthError, type ApiServer } from '../shared/kube/kubeconfig.js';
+import { cacheProbes } from '../shared/kube/cache-health.js';
 import { eventRecorder } from '../shared/kube/event-recorder.js';
 import { informerFactory, type CacheTransform } from '../shared/kube/informer-factory.js';
 import { resources } from '../shared/kube/resources.js';
@@ -51,7 +52,9 @@ async function main(): Promise<void> {
   collectDefaultMetrics({ register: registry });
   // client-go's metric name; watches are not counted (they are long-lived streams, not requests).
   const requests = new Counter({ name: 'rest_client_requests_total', help: 'API requests made, by method', labelNames: ['method'] as const, registers: [registry] });
-  const rest = makeRest(await apiServer(config), { onRequest: (method) => requests.inc({ method }) });
+  const rest = makeRest(await apiServer(config), {
+    onRequest: (method) => requests.inc({ method }), timeoutMs: config.apiTimeoutMs, watchIdleTimeoutMs: config.watchIdleTimeoutMs,
+  });
   // Pods are cached in the slim form the controllers read (cached-pod.ts): the cache holds every pod of the cluster.
   // Secrets keep their contents only while a controller that copies them runs (cached-secret.ts).
   const secretContentReaders: readonly Controller[] = [imagePullJobController, resourceDistributionController];
@@ -64,9 +67,18 @@ async function main(): Promise<void> {
   };
 
   let leading = false;
+  const probes = cacheProbes(informers, { staleAfterMs: config.healthStaleAfterMs, livenessStaleAfterMs: config.livenessStaleAfterMs });
   const health = Fastify({ loggerInstance: log, disableRequestLogging: true });
-  health.get('/healthz', async () => 'ok');
-  // A standby replica is ready: it serves nothing until it leads. A leader is ready once its caches listed.
+  // A leader whose caches stopped hearing from the apiserver is restarted by the kubelet; a standby has no caches.
+  health.get('/healthz', async (req, reply) => {
+    const reason = probes.liveness();
+    if (reason === null) return 'ok';
+    req.log.warn({ reason }, 'liveness check failed');
+    return reply.code(500).send(`unhealthy: ${reason}`);
+  });
+  // A standby replica is ready: it serves nothing until it leads. A leader is ready once its caches listed. Stale
+  // caches do not fail readiness here: this container serves no traffic, and the pod's readiness also decides
+  // whether the webhook container beside it gets admission requests; liveness restarts a wedged leader instead.
   health.get('/readyz', async (_req, reply) => {
     const reason = leading ? informers.notSynced() : null;
     return reason === null ? 'ok' : reply.code(503).send(`not ready: ${reason}`);

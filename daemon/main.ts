@@ -2,6 +2,7 @@
 // exits. One process per node: the CRI connection, node-scoped informers and the node-local controllers.
 import { setMaxListeners } from 'node:events';
 import { configOrExit, loadDaemonConfig } from '../shared/config.js';
+import { cacheProbes } from '../shared/kube/cache-health.js';
 import { informerFactory } from '../shared/kube/informer-factory.js';
 import { loadApiServer } from '../shared/kube/kubeconfig.js';
 import { makeRest } from '../shared/kube/rest.js';
@@ -31,9 +32,12 @@ async function main(): Promise<void> {
   const runtime = await connectRuntime({ endpoint: cfg.criEndpoint, socketFile: cfg.criSocketFile });
   log.info({ node: cfg.nodeName, socket: runtime.socketPath, runtime: runtime.runtimeName }, 'connected to the container runtime');
   // Its own kubeconfig / service-account loader and REST watches: nothing of client-node is loaded (idle RSS).
-  const rest = makeRest(loadApiServer(cfg, process.env), { userAgent: `kruise-daemon/${VERSION}` });
+  const rest = makeRest(loadApiServer(cfg, process.env), {
+    userAgent: `kruise-daemon/${VERSION}`, timeoutMs: cfg.apiTimeoutMs, watchIdleTimeoutMs: cfg.watchIdleTimeoutMs,
+  });
+  const informers = informerFactory({ rest, signal: stop.signal, log });
   const ctx: DaemonContext = {
-    config: cfg, log, rest, informers: informerFactory({ rest, signal: stop.signal, log }),
+    config: cfg, log, rest, informers,
     cri: runtime.cri, runtimeName: runtime.runtimeName, metrics, signal: stop.signal,
   };
 
@@ -41,9 +45,12 @@ async function main(): Promise<void> {
   const controllers: NodeController[] = [startImagePuller(ctx), startContainerRecreate(ctx)];
 
   const criReachable: HealthCheck = { name: 'criReachable', check: async () => { await runtime.cri.runtime.version({ timeoutMs: CRI_CHECK_TIMEOUT_MS }); } };
+  // /healthz is the daemon's liveness probe: a cache silent past the liveness window gets the daemon restarted.
+  const probes = cacheProbes(informers, { staleAfterMs: cfg.healthStaleAfterMs, livenessStaleAfterMs: cfg.livenessStaleAfterMs });
+  const informersFresh: HealthCheck = { name: 'informersFresh', check: () => { const reason = probes.liveness(); if (reason) throw new Error(reason); } };
   const health = await startHealthServer({
     host: cfg.bindAddress, port: cfg.healthPort, registry: metrics.registry, log,
-    checks: () => [...controllers.flatMap((c) => c.healthChecks), criReachable],
+    checks: () => [...controllers.flatMap((c) => c.healthChecks), informersFresh, criReachable],
   });
   log.info({ version: VERSION, bind: cfg.bindAddress, port: health.port, controllers: controllers.map((c) => c.name) }, 'daemon started');
 

@@ -126,3 +126,18 @@ test('FEATURE_GATES takes any OpenKruise v1.9 gate (unimplemented ones listed fo
   assert.deepEqual(loadDaemonConfig({ NODE_NAME: 'n', FEATURE_GATES: 'PodProbeMarkerGate=true' }).unimplementedGates, ['PodProbeMarkerGate=true']);
   assert.throws(() => loadConfig({ FEATURE_GATES: 'NoSuchGate=true' }), /unrecognized feature gate: NoSuchGate/);
 });
+
+test('API timeouts and cache health: defaults, overrides, and windows that would misread a quiet watch refused', () => {
+  const pick = (c: { apiTimeoutMs: number; watchIdleTimeoutMs: number; healthStaleAfterMs: number; livenessStaleAfterMs: number }) =>
+    [c.apiTimeoutMs, c.watchIdleTimeoutMs, c.healthStaleAfterMs, c.livenessStaleAfterMs];
+  assert.deepEqual(pick(loadConfig({})), [30_000, 180_000, 300_000, 900_000]);
+  assert.deepEqual(pick(loadDaemonConfig({ NODE_NAME: 'n' })), [30_000, 180_000, 300_000, 900_000]);
+  assert.deepEqual(pick(loadConfig({ KUBE_API_TIMEOUT_SECONDS: '10', WATCH_IDLE_TIMEOUT_SECONDS: '90', HEALTH_STALE_AFTER_SECONDS: '120', HEALTH_LIVENESS_STALE_AFTER_SECONDS: '600' })),
+    [10_000, 90_000, 120_000, 600_000]);
+  assert.throws(() => loadConfig({ HEALTH_STALE_AFTER_SECONDS: '200' }), (e: unknown) =>
+    e instanceof ConfigError && e.problems.length === 1 && /HEALTH_STALE_AFTER_SECONDS: must be more than WATCH_IDLE_TIMEOUT_SECONDS \+ KUBE_API_TIMEOUT_SECONDS/.test(e.problems[0]!));
+  assert.throws(() => loadDaemonConfig({ NODE_NAME: 'n', HEALTH_LIVENESS_STALE_AFTER_SECONDS: '250' }), (e: unknown) =>
+    e instanceof ConfigError && /HEALTH_LIVENESS_STALE_AFTER_SECONDS: must be at least HEALTH_STALE_AFTER_SECONDS/.test(e.problems.join('\n')));
+  assert.throws(() => loadConfig({ KUBE_API_TIMEOUT_SECONDS: 'soon' }), (e: unknown) =>
+    e instanceof ConfigError && e.problems.length === 1 && /^KUBE_API_TIMEOUT_SECONDS/.test(e.problems[0]!), 'a refused value is its only problem');
+});

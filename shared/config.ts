@@ -93,6 +93,11 @@ const Env = Type.Object({
   WEBHOOK_MAX_INFLIGHT_BODY_MIB: Type.Integer({ minimum: 7, default: WEBHOOK_SERVER_DEFAULTS.maxInFlightBodyBytes / MIB }),
   WEBHOOK_DRAIN_SECONDS: Type.Integer({ minimum: 0, maximum: 300, default: 5 }),
   WEBHOOK_SHUTDOWN_GRACE_SECONDS: Type.Integer({ minimum: 1, maximum: 300, default: 10 }),
+  // API timeouts and cache health, for every deployable (kruise-ts's own settings; shared/kube/cache-health.ts).
+  KUBE_API_TIMEOUT_SECONDS: Type.Integer({ minimum: 1, maximum: 600, default: 30 }),
+  WATCH_IDLE_TIMEOUT_SECONDS: Type.Integer({ minimum: 1, default: 180 }),
+  HEALTH_STALE_AFTER_SECONDS: Type.Integer({ minimum: 1, default: 300 }),
+  HEALTH_LIVENESS_STALE_AFTER_SECONDS: Type.Integer({ minimum: 1, default: 900 }),
 });
 
 type ParsedEnv = Static<typeof Env>;
@@ -100,7 +105,19 @@ type ParsedEnv = Static<typeof Env>;
 export type CertWriter = 'secret' | 'fs' | 'external';
 
 
-export interface Config {
+/** How long API calls may take and how long a cache may hear nothing before health reports it. */
+export interface ApiHealthConfig {
+  /** Per API request: connect, TLS, headers and body (client-node's clients and the REST client alike). */
+  readonly apiTimeoutMs: number;
+  /** An open watch without an event or bookmark for this long is re-opened (the apiserver bookmarks every ~1 min). */
+  readonly watchIdleTimeoutMs: number;
+  /** Readiness fails while a cache has heard nothing from the apiserver for longer than this. */
+  readonly healthStaleAfterMs: number;
+  /** Liveness (/healthz) fails while a cache has heard nothing for longer than this: the kubelet restarts the process. */
+  readonly livenessStaleAfterMs: number;
+}
+
+export interface Config extends ApiHealthConfig {
   readonly namespace: string;
   readonly secretName: string;
   readonly serviceName: string;
@@ -159,6 +176,25 @@ export function parseRenewBefore(s: string): number {
   return Number(m[1]) * days * DAY_MS;
 }
 
+/**
+ * A healthy quiet watch re-opens after its idle window plus at most one request timeout; a cache must be allowed to
+ * be silent that long before readiness fails, and liveness only fails after readiness.
+ */
+function apiHealth(e: ParsedEnv, problems: string[]): ApiHealthConfig {
+  // A value the schema refused is NaN here, and NaN compares false: only that value's own problem is listed.
+  const c = {
+    apiTimeoutMs: e.KUBE_API_TIMEOUT_SECONDS * 1000,
+    watchIdleTimeoutMs: e.WATCH_IDLE_TIMEOUT_SECONDS * 1000,
+    healthStaleAfterMs: e.HEALTH_STALE_AFTER_SECONDS * 1000,
+    livenessStaleAfterMs: e.HEALTH_LIVENESS_STALE_AFTER_SECONDS * 1000,
+  };
+  if (c.healthStaleAfterMs <= c.watchIdleTimeoutMs + c.apiTimeoutMs) {
+    problems.push('HEALTH_STALE_AFTER_SECONDS: must be more than WATCH_IDLE_TIMEOUT_SECONDS + KUBE_API_TIMEOUT_SECONDS, or a quiet watch reads as stale');
+  }
+  if (c.livenessStaleAfterMs < c.healthStaleAfterMs) problems.push('HEALTH_LIVENESS_STALE_AFTER_SECONDS: must be at least HEALTH_STALE_AFTER_SECONDS');
+  return c;
+}
+
 /** Validates the known keys and applies schema defaults; every problem is collected, none thrown. */
 function parseEnv(env: Record<string, string | undefined>): { e: ParsedEnv; featureGates: Record<FeatureGate, boolean>; unimplementedGates: readonly string[]; problems: string[] } {
   const picked: Record<string, unknown> = {};
@@ -193,8 +229,10 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   const { e, featureGates, unimplementedGates, problems } = parseEnv(env);
   // Node refuses a headers timeout above the request timeout.
   if (e.WEBHOOK_HEADERS_TIMEOUT_SECONDS > e.WEBHOOK_REQUEST_TIMEOUT_SECONDS) problems.push(`WEBHOOK_HEADERS_TIMEOUT_SECONDS (${e.WEBHOOK_HEADERS_TIMEOUT_SECONDS}) must not exceed WEBHOOK_REQUEST_TIMEOUT_SECONDS (${e.WEBHOOK_REQUEST_TIMEOUT_SECONDS})`);
+  const health = apiHealth(e, problems);
   if (problems.length) throw new ConfigError(problems);
   return Object.freeze({
+    ...health,
     namespace: e.POD_NAMESPACE,
     secretName: e.SECRET_NAME,
     serviceName: e.SERVICE_NAME,
@@ -231,7 +269,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
 }
 
 /** The node daemon's settings (kruise-daemon's env and flags, spec/daemon-and-controllers.md §1.1–1.2). */
-export interface DaemonConfig {
+export interface DaemonConfig extends ApiHealthConfig {
   /** The node this daemon serves; the DaemonSet sets it from `spec.nodeName`. */
   readonly nodeName: string;
   /** The daemon's own namespace (`kruise-daemon` in manifests/); pull Secrets come from `daemonConfigNamespace`. */
@@ -260,8 +298,10 @@ export function loadDaemonConfig(env: Record<string, string | undefined>): Daemo
   // Upstream's startup error, word for word.
   if (!e.NODE_NAME) problems.push('NODE_NAME: not found NODE_NAME in environments');
   if (e.CRI_ENDPOINT && e.CRI_SOCKET_FILE) problems.push('CRI_ENDPOINT and CRI_SOCKET_FILE are both set; set one (an absolute socket, or a file under /hostvarrun)');
+  const health = apiHealth(e, problems);
   if (problems.length) throw new ConfigError(problems);
   return Object.freeze({
+    ...health,
     nodeName: e.NODE_NAME!,
     namespace: e.POD_NAMESPACE,
     criEndpoint: e.CRI_ENDPOINT,

@@ -1,20 +1,22 @@
 // Informer-backed context gatherers for the admission handlers. Handlers read these synchronously on the request path;
 // only the CRR handler's Pod/Node lookups go to the API server (watching every Pod cluster-wide would cost far more
-// memory than the rare CRR create saves in latency).
-import type { V1ConfigMap, V1ControllerRevision, V1Namespace, V1Node, KubernetesListObject, KubernetesObject } from '@kubernetes/client-node';
-import type { Logger } from 'pino';
+// memory than the rare CRR create saves in latency). The informers are the shared REST list-watch of the controllers
+// and the daemon (shared/kube/informer-factory.ts): paged lists, bookmarks, timeouts, an idle watch re-opened.
+import type { V1ConfigMap, V1ControllerRevision, V1Namespace, V1Node, KubernetesObject } from '@kubernetes/client-node';
 import type { Pod } from '../shared/api/meta.js';
 import type { SidecarSet } from '../shared/api/sidecarset.js';
-import type { Kube } from '../shared/kube/client.js';
-import { startInformer, type Cache } from '../shared/kube/informer.js';
-import { makeListWatch } from '../shared/kube/typed-list-watch.js';
+import { cacheHealth, type CacheHealth } from '../shared/kube/cache-health.js';
+import type { Cache } from '../shared/kube/informer.js';
+import type { InformerFactory } from '../shared/kube/informer-factory.js';
+import { resources } from '../shared/kube/resources.js';
+import type { KubeRest } from '../shared/kube/rest.js';
 
 export const KRUISE_CONFIGURATION = 'kruise-configuration';
 export const PATCH_METADATA_WHITELIST_KEY = 'SidecarSet_PatchPodMetadata_WhiteList';
 const SIDECARSET_NAME_LABEL = 'kruise.io/sidecarset-name';
 const CUSTOM_VERSION_LABEL = 'apps.kruise.io/sidecarset-custom-version';
 
-export interface AdmissionCaches {
+export interface AdmissionCaches extends CacheHealth {
   /**
    * Every SidecarSet, in name order (spec §9 note 2: upstream uses informer order; we pick a stable one). The same
    * frozen array until a SidecarSet changes, so per-review work can be keyed on it.
@@ -31,8 +33,6 @@ export interface AdmissionCaches {
   patchMetadataWhitelist(): string | undefined;
   fetchPod(namespace: string, name: string): Promise<Pod | undefined>;
   fetchNode(name: string): Promise<V1Node | undefined>;
-  /** null when every informer has listed once, else which are still waiting. */
-  notSynced(): string | null;
 }
 
 export interface CacheSet {
@@ -73,10 +73,7 @@ export function admissionCaches(caches: CacheSet, fetchers: Fetchers): Admission
     patchMetadataWhitelist: () => caches.configMaps.list().find((c) => c.metadata?.name === KRUISE_CONFIGURATION)?.data?.[PATCH_METADATA_WHITELIST_KEY],
     fetchPod: fetchers.fetchPod,
     fetchNode: fetchers.fetchNode,
-    notSynced: () => {
-      const waiting = Object.entries(caches).filter(([, c]) => !c.isSynced()).map(([n]) => n);
-      return waiting.length ? `caches not synced: ${waiting.join(', ')}` : null;
-    },
+    ...cacheHealth(() => Object.entries(caches)),
   };
 }
 
@@ -91,34 +88,23 @@ export function staticCache<T extends KubernetesObject>(items: T[]): Cache<T> {
   };
 }
 
-const isNotFound = (err: unknown) => (err as { code?: number })?.code === 404;
-
-/** Starts the four informers (sidecarsets, namespaces, controllerrevisions and the config map in the kruise namespace). */
-export function startAdmissionCaches(kube: Kube, namespace: string, signal: AbortSignal, log: Logger): AdmissionCaches {
-  const opts = { log };
-  const fieldSelector = `metadata.name=${KRUISE_CONFIGURATION}`;
+/**
+ * The four informers (sidecarsets, namespaces, and the controllerrevisions and kruise-configuration ConfigMap of the
+ * kruise namespace) from `informers`, and Pod/Node lookups through `rest`, whose every request has a timeout.
+ */
+export function startAdmissionCaches(informers: InformerFactory, rest: KubeRest, namespace: string): AdmissionCaches {
   const caches: CacheSet = {
-    sidecarSets: startInformer(
-      makeListWatch<SidecarSet & KubernetesObject>(kube.kc, '/apis/apps.kruise.io/v1alpha1/sidecarsets', async () =>
-        (await kube.custom.listClusterCustomObject({ group: 'apps.kruise.io', version: 'v1alpha1', plural: 'sidecarsets' })) as KubernetesListObject<SidecarSet & KubernetesObject>),
-      signal, { log: log.child({ informer: 'sidecarsets' }) },
-    ),
-    namespaces: startInformer(makeListWatch(kube.kc, '/api/v1/namespaces', () => kube.core.listNamespace()), signal, { log: log.child({ informer: 'namespaces' }) }),
-    revisions: startInformer(
-      makeListWatch(kube.kc, `/apis/apps/v1/namespaces/${namespace}/controllerrevisions`, () => kube.apps.listNamespacedControllerRevision({ namespace })),
-      signal, { log: log.child({ informer: 'controllerrevisions' }) },
-    ),
-    configMaps: startInformer(
-      makeListWatch(kube.kc, `/api/v1/namespaces/${namespace}/configmaps`, () => kube.core.listNamespacedConfigMap({ namespace, fieldSelector }), { fieldSelector }),
-      signal, { ...opts, log: log.child({ informer: 'configmaps' }) },
-    ),
+    sidecarSets: informers.cache<SidecarSet & KubernetesObject>(resources.sidecarSets),
+    namespaces: informers.cache<V1Namespace & KubernetesObject>(resources.namespaces),
+    revisions: informers.cache<V1ControllerRevision & KubernetesObject>(resources.controllerRevisions, { namespace }),
+    configMaps: informers.cache<V1ConfigMap & KubernetesObject>(resources.configMaps, { namespace, fieldSelector: `metadata.name=${KRUISE_CONFIGURATION}` }),
   };
   return admissionCaches(caches, {
     fetchPod: async (ns, name) => {
-      try { return await kube.core.readNamespacedPod({ namespace: ns, name }); } catch (err) { if (isNotFound(err)) return undefined; throw new Error(`get pod ${ns}/${name}`, { cause: err }); }
+      try { return await rest.find<Pod & KubernetesObject>(resources.pods, { namespace: ns, name }); } catch (err) { throw new Error(`get pod ${ns}/${name}`, { cause: err }); }
     },
     fetchNode: async (name) => {
-      try { return await kube.core.readNode({ name }); } catch (err) { if (isNotFound(err)) return undefined; throw new Error(`get node ${name}`, { cause: err }); }
+      try { return await rest.find<V1Node & KubernetesObject>(resources.nodes, { name }); } catch (err) { throw new Error(`get node ${name}`, { cause: err }); }
     },
   });
 }

@@ -5,9 +5,24 @@ import type { WebhookMetrics } from './metrics.js';
 
 /** Returns null when ready, else the reason (e.g. "caches not synced: namespaces"). */
 export type Readiness = () => string | null;
+/** Returns null when alive, else the reason the kubelet should restart us (e.g. a cache silent for 15 min). */
+export type Liveness = () => string | null;
 
-export function registerHealthRoutes(app: FastifyInstance, deps: { readiness: Readiness; metrics: WebhookMetrics }): void {
-  app.get('/healthz', async () => 'ok');
+export interface HealthDeps {
+  readiness: Readiness;
+  /** Absent: /healthz only says the server answers. */
+  liveness?: Liveness;
+  metrics: WebhookMetrics;
+}
+
+export function registerHealthRoutes(app: FastifyInstance, deps: HealthDeps): void {
+  // 500 as controller-runtime's healthz handler and the daemon's: the kubelet counts any code ≥ 400 as a failure.
+  app.get('/healthz', async (req, reply) => {
+    const reason = deps.liveness?.() ?? null;
+    if (reason === null) return 'ok';
+    req.log.warn({ reason }, 'liveness check failed');
+    return reply.code(500).send(`unhealthy: ${reason}`);
+  });
   app.get('/readyz', async (_req, reply) => {
     const reason = deps.readiness();
     return reason === null ? 'ok' : reply.code(503).send(`not ready: ${reason}`);
@@ -19,7 +34,7 @@ export function registerHealthRoutes(app: FastifyInstance, deps: { readiness: Re
 }
 
 /** Plain HTTP on HEALTH_PORT so kubelet probes and Prometheus need no client certificate trust. */
-export function buildHealthApp(deps: { log: Logger; readiness: Readiness; metrics: WebhookMetrics }): FastifyInstance {
+export function buildHealthApp(deps: HealthDeps & { log: Logger }): FastifyInstance {
   const app = Fastify({ loggerInstance: deps.log, disableRequestLogging: true }) as unknown as FastifyInstance;
   registerHealthRoutes(app, deps);
   return app;

@@ -4,7 +4,10 @@ import { AuthorizationV1Api } from '@kubernetes/client-node';
 import { configOrExit, loadConfig, type Config } from '../shared/config.js';
 import { createLogger, type Logger } from '../shared/log.js';
 import { VERSION } from '../shared/version.js';
+import { cacheProbes } from '../shared/kube/cache-health.js';
 import { makeKube, type Kube } from '../shared/kube/client.js';
+import { informerFactory } from '../shared/kube/informer-factory.js';
+import { makeRest } from '../shared/kube/rest.js';
 import { systemClock } from '../certs/clock.js';
 import { fileSource } from '../certs/file-source.js';
 import { selfSignedSource } from '../certs/self-signed-source.js';
@@ -106,13 +109,17 @@ async function main(): Promise<void> {
   // Every informer and timer listens on this one signal; the default cap of 10 would warn about a non-leak.
   setMaxListeners(64, stop.signal);
   const metrics = createMetrics({ defaultMetrics: true });
-  const caches = startAdmissionCaches(kube, config.namespace, stop.signal, log);
+  // The caches read through the project's REST client (timeouts, bookmarks, idle watches re-opened), over the same
+  // credentials as client-node's clients.
+  const rest = makeRest(kube.kc, { timeoutMs: config.apiTimeoutMs, watchIdleTimeoutMs: config.watchIdleTimeoutMs, userAgent: `kruise-webhook/${VERSION}` });
+  const caches = startAdmissionCaches(informerFactory({ rest, signal: stop.signal, log }), rest, config.namespace);
+  const probes = cacheProbes(caches, { staleAfterMs: config.healthStaleAfterMs, livenessStaleAfterMs: config.livenessStaleAfterMs });
   const source = certificateSource(config, kube, log);
   void source.start(stop.signal);
 
   const drain = { draining: false };
-  const readiness = () => (drain.draining ? 'shutting down' : null) ?? caches.notSynced() ?? (source.healthy() ? null : 'no valid serving certificate');
-  const health = buildHealthApp({ log, readiness, metrics });
+  const readiness = () => (drain.draining ? 'shutting down' : null) ?? probes.readiness() ?? (source.healthy() ? null : 'no valid serving certificate');
+  const health = buildHealthApp({ log, readiness, liveness: probes.liveness, metrics });
   await health.listen({ host: config.bindAddress, port: config.healthPort });
 
   log.info({ writer: config.certWriter }, 'waiting for the serving certificate');

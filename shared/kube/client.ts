@@ -6,7 +6,11 @@ import {
   KubeConfig,
   KubernetesObjectApi,
   AppsV1Api,
+  createConfiguration,
+  ServerConfiguration,
+  type Configuration,
 } from '@kubernetes/client-node';
+import { timeoutHttpLibrary } from './client-timeout.js';
 import { inClusterServer } from './kubeconfig.js';
 
 export interface Kube {
@@ -35,15 +39,38 @@ export function loadKubeConfig(opts: { kubeconfig: string | undefined }, env: Re
   return kc;
 }
 
-/** KUBECONFIG path when given, else the in-cluster service account (see loadKubeConfig). */
-export function makeKube(opts: { kubeconfig: string | undefined }, env: Record<string, string | undefined> = {}): Kube {
+/** The default of `apiTimeoutMs`: as the REST client's (rest.ts), half the apiserver's own 60 s. */
+export const DEFAULT_API_TIMEOUT_MS = 30_000;
+
+/** KubernetesObjectApi over our configuration, with the context's default namespace as its makeApiClient sets it. */
+class ObjectApi extends KubernetesObjectApi {
+  constructor(kc: KubeConfig, configuration: Configuration) {
+    super(configuration);
+    this.setDefaultNamespace(kc);
+  }
+}
+
+/**
+ * KUBECONFIG path when given, else the in-cluster service account (see loadKubeConfig). Every request of these
+ * clients fails with KubeTimeoutError after `apiTimeoutMs` (client-timeout.ts); KubeConfig.makeApiClient would
+ * build clients whose requests can wait forever.
+ */
+export function makeKube(opts: { kubeconfig: string | undefined; apiTimeoutMs?: number }, env: Record<string, string | undefined> = {}): Kube {
   const kc = loadKubeConfig(opts, env);
+  const cluster = kc.getCurrentCluster();
+  if (!cluster) throw new Error('kubeconfig has no current cluster');
+  // What makeApiClient builds, plus the transport with the deadline.
+  const configuration = createConfiguration({
+    baseServer: new ServerConfiguration(cluster.server, {}),
+    authMethods: { default: kc },
+    httpApi: timeoutHttpLibrary(opts.apiTimeoutMs ?? DEFAULT_API_TIMEOUT_MS),
+  });
   return {
     kc,
-    core: kc.makeApiClient(CoreV1Api),
-    apps: kc.makeApiClient(AppsV1Api),
-    custom: kc.makeApiClient(CustomObjectsApi),
-    admission: kc.makeApiClient(AdmissionregistrationV1Api),
-    objects: KubernetesObjectApi.makeApiClient(kc),
+    core: new CoreV1Api(configuration),
+    apps: new AppsV1Api(configuration),
+    custom: new CustomObjectsApi(configuration),
+    admission: new AdmissionregistrationV1Api(configuration),
+    objects: new ObjectApi(kc, configuration),
   };
 }

@@ -2,6 +2,7 @@
 // client-go's SharedInformerFactory — so ten controllers watching pods cost one watch and one cache.
 import type { KubernetesListObject, KubernetesObject } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
+import { cacheHealth, type CacheHealth } from './cache-health.js';
 import { startInformer, type Cache } from './informer.js';
 import { restListWatch } from './list-watch.js';
 import type { Resource } from './resources.js';
@@ -51,29 +52,38 @@ export async function listAllPages<T extends KubernetesObject>(rest: KubeRest, r
   return { ...first, items };
 }
 
+/** One cache per name, as logs and health answers show it: `controllerrevisions.apps in kruise-system [labels app=x]`. */
+function cacheName(r: Resource, o: ListOptions): string {
+  const scope = o.namespace ? ` in ${o.namespace}` : '';
+  const labels = o.labelSelector ? ` [labels ${o.labelSelector}]` : '';
+  const fields = o.fieldSelector ? ` [fields ${o.fieldSelector}]` : '';
+  return `${r.plural}${r.group ? `.${r.group}` : ''}${scope}${labels}${fields}`;
+}
+
 export function informerFactory(deps: {
   rest: KubeRest; signal: AbortSignal; log: Logger;
   /** What the cache of a resource keeps (default: all but managedFields); one process, one form per resource. */
   transform?: (r: Resource) => CacheTransform | undefined;
-}): InformerFactory {
+  /** Milliseconds since the epoch, for the caches' staleness; injected for tests. */
+  now?: () => number;
+}): InformerFactory & CacheHealth {
   const caches = new Map<string, Cache<KubernetesObject>>();
+  const health = cacheHealth(() => caches);
   return {
     cache<T extends KubernetesObject>(r: Resource, o: ListOptions = {}): Cache<T> {
-      const id = [r.group, r.plural, o.namespace ?? '', o.labelSelector ?? '', o.fieldSelector ?? ''].join('|');
+      const id = cacheName(r, o);
       let c = caches.get(id);
       if (!c) {
         const transform = deps.transform?.(r) ?? stripManagedFields;
         const source = restListWatch<KubernetesObject>(deps.rest, r, { namespace: o.namespace, labelSelector: o.labelSelector, fieldSelector: o.fieldSelector },
           { list: () => listAllPages(deps.rest, r, o, transform), transform });
-        c = startInformer(source, deps.signal, { log: deps.log.child({ informer: id }) });
+        c = startInformer(source, deps.signal, { log: deps.log.child({ informer: id }), now: deps.now });
         caches.set(id, c);
       }
       return c as Cache<T>;
     },
-    notSynced() {
-      const waiting = [...caches.entries()].filter(([, c]) => !c.isSynced()).map(([id]) => id);
-      return waiting.length ? `caches not synced: ${waiting.join(', ')}` : null;
-    },
+    notSynced: health.notSynced,
+    stale: health.stale,
     async synced() {
       await Promise.all([...caches.values()].map((c) => c.synced));
     },

@@ -7,7 +7,7 @@ type Obj = { metadata: { name: string; namespace?: string } };
 
 /** A ListWatch-shaped fake: each start() consumes one scripted outcome ('ok' or an error). */
 function fakeSource(outcomes: ('ok' | Error)[], items: Obj[]) {
-  const cbs: Record<string, ((x?: any) => void)[]> = { error: [], add: [], update: [], delete: [] };
+  const cbs: Record<string, ((x?: any) => void)[]> = { error: [], add: [], update: [], delete: [], alive: [] };
   const state = { starts: 0, stopped: false };
   const source: ListWatchSource<Obj> & { state: typeof state; emit: (v: string, x?: unknown) => void } = {
     state,
@@ -63,5 +63,27 @@ test('change callbacks see add, update and delete events, with the verb', async 
   src.emit('update', { metadata: { name: 'x' } });
   src.emit('delete', { metadata: { name: 'y' } });
   assert.deepEqual(seen, ['add x', 'update x', 'delete y']);
+  ac.abort();
+});
+
+test('silentForMs counts from the start, resets on each sign of life (start, alive), and grows while the source is quiet', async () => {
+  const ac = new AbortController();
+  let now = 1_000;
+  // The first start fails: nothing heard, the silence counts from the informer's start.
+  const src = fakeSource([new Error('no route'), 'ok'], []);
+  let release!: () => void;
+  const held = new Promise<void>((r) => (release = r));
+  const cache = startInformer(src, ac.signal, { log: silentLogger(), now: () => now, delay: () => held });
+  now += 40_000;
+  assert.equal(cache.silentForMs?.(), 40_000, 'never heard: counted from the start');
+  release();
+  await cache.synced;
+  assert.equal(cache.silentForMs?.(), 0, 'a successful start (list + watch open) is hearing from the apiserver');
+  now += 90_000;
+  assert.equal(cache.silentForMs?.(), 90_000);
+  src.emit('alive');
+  assert.equal(cache.silentForMs?.(), 0, 'an event or bookmark');
+  now += 5_000;
+  assert.equal(cache.silentForMs?.(), 5_000);
   ac.abort();
 });

@@ -1,14 +1,17 @@
-// A typed, self-healing read cache over a list-watch source: shared/kube/list-watch.ts (REST, every shared
-// informer) or client-node's ListWatch (typed-list-watch.ts, the webhook's caches).
+// A typed, self-healing read cache over a list-watch source (shared/kube/list-watch.ts, behind every informer of
+// the webhook, the controllers and the daemon).
 //
-// Both sources relist on 410 Gone and re-watch after a clean watch timeout, but on any other error they stop and
-// only call the error callbacks. This wrapper does that restart once, with capped exponential backoff and an
-// injected delay, and exposes `synced` so readiness can wait for the first full list.
+// The source relists on 410 Gone and re-watches after a watch ends or goes idle, but on any other error it stops and
+// only calls the error callbacks. This wrapper does that restart once, with capped exponential backoff and an
+// injected delay, and exposes `synced` so readiness can wait for the first full list, and `silentForMs` so health
+// can notice a cache that stopped hearing from the apiserver (cache-health.ts).
 import type { Logger } from 'pino';
 
 /** The part of ListWatch we depend on; tests pass a fake with the same shape. */
 export interface ListWatchSource<T> {
   on(verb: 'error', cb: (err?: unknown) => void): void;
+  /** The apiserver answered: a list, a watch opened, an event or a bookmark. */
+  on(verb: 'alive', cb: () => void): void;
   on(verb: 'add' | 'update' | 'delete', cb: (obj: T) => void): void;
   start(): Promise<void>;
   stop(): Promise<void>;
@@ -30,6 +33,11 @@ export interface Cache<T> {
    * one); a handler that needs the previous state keeps what it saw.
    */
   onChange(cb: (obj: T, verb: ChangeVerb) => void): void;
+  /**
+   * Milliseconds since the source last heard from the apiserver (a list, a watch opened, an event or a bookmark),
+   * counted from the informer's start until the first. Absent on fixed caches (tests), which never go stale.
+   */
+  silentForMs?(): number;
 }
 
 export interface InformerOptions {
@@ -38,6 +46,8 @@ export interface InformerOptions {
   delay?: (ms: number, signal: AbortSignal) => Promise<void>;
   initialBackoffMs?: number;
   maxBackoffMs?: number;
+  /** Milliseconds since the epoch; injected for tests. Defaults to Date.now. */
+  now?: () => number;
 }
 
 const sleep = (ms: number, signal: AbortSignal) =>
@@ -54,6 +64,9 @@ export function startInformer<T>(source: ListWatchSource<T>, signal: AbortSignal
   const delay = opts.delay ?? sleep;
   const initial = opts.initialBackoffMs ?? 500;
   const max = opts.maxBackoffMs ?? 30_000;
+  const now = opts.now ?? Date.now;
+  let heard = now();
+  source.on('alive', () => { heard = now(); });
   let synced = false;
   let backoff = initial;
   let markSynced!: () => void;
@@ -78,6 +91,7 @@ export function startInformer<T>(source: ListWatchSource<T>, signal: AbortSignal
       const broken = new Promise<void>((r) => (broke = r));
       await source.start();
       if (!failed) {
+        heard = now();
         if (!synced) { synced = true; markSynced(); }
         backoff = initial;
         await Promise.race([broken, aborted]);
@@ -98,5 +112,6 @@ export function startInformer<T>(source: ListWatchSource<T>, signal: AbortSignal
       return i < 0 ? source.get(key) : source.get(key.slice(i + 1), key.slice(0, i));
     },
     onChange: (cb) => listeners.push(cb),
+    silentForMs: () => now() - heard,
   };
 }

@@ -1,12 +1,14 @@
 // List-then-watch over KubeRest, the source behind every shared informer (informer-factory.ts): client-go's
 // reflector loop without client-node. A full list fills the store, a watch from the list's resourceVersion keeps
-// it current; a watch the apiserver ends is re-opened from the last version seen (bookmarks keep it fresh), and an
-// expired version (410 Gone, or an ERROR event) relists. Any other failure is reported on 'error' and the loop
-// stops: startInformer restarts it with backoff, and the restart watches on from the last version it had.
+// it current; a watch the apiserver ends, or that went silent past its idle window (rest.ts WatchIdleError), is
+// re-opened from the last version seen (bookmarks keep it fresh), and an expired version (410 Gone, or an ERROR
+// event) relists. Any other failure is reported on 'error' and the loop stops: startInformer restarts it with
+// backoff, and the restart watches on from the last version it had. Each answer from the apiserver (a list, a watch
+// opened, an event or bookmark) is reported on 'alive', which startInformer turns into the cache's staleness.
 import type { KubernetesListObject, KubernetesObject } from '@kubernetes/client-node';
 import type { ChangeVerb, ListWatchSource } from './informer.js';
 import type { Resource } from './resources.js';
-import type { KubeRest, ListOptions, WatchEvent } from './rest.js';
+import { WatchIdleError, type KubeRest, type ListOptions, type WatchEvent } from './rest.js';
 
 export interface RestListWatchOptions<T extends KubernetesObject> {
   /** The full list (all pages); the store takes its items as they are. */
@@ -23,8 +25,9 @@ const sameVersion = (a: KubernetesObject, b: KubernetesObject) =>
 
 export function restListWatch<T extends KubernetesObject>(rest: KubeRest, r: Resource, selectors: ListOptions, opts: RestListWatchOptions<T>): ListWatchSource<T> {
   const store = new Map<string, T>();
-  const handlers: Record<ChangeVerb | 'error', Array<(x: never) => void>> = { add: [], update: [], delete: [], error: [] };
+  const handlers: Record<ChangeVerb | 'error' | 'alive', Array<(x: never) => void>> = { add: [], update: [], delete: [], error: [], alive: [] };
   const emit = (verb: ChangeVerb, obj: T) => { for (const h of handlers[verb]) (h as (o: T) => void)(obj); };
+  const alive = () => { for (const h of handlers.alive) (h as () => void)(); };
   const transform = opts.transform ?? ((o: T) => o);
   const timeout = opts.watchTimeoutSeconds ?? (() => 300 + Math.floor(Math.random() * 300));
   let resourceVersion = '';
@@ -47,9 +50,11 @@ export function restListWatch<T extends KubernetesObject>(rest: KubeRest, r: Res
     }
     for (const item of list.items) upsert(item);
     resourceVersion = list.metadata?.resourceVersion ?? '';
+    alive();
   };
 
   const onEvent = (expired: () => void) => (e: WatchEvent<T>) => {
+    if (e.type !== 'ERROR') alive();
     switch (e.type) {
       case 'ADDED':
       case 'MODIFIED':
@@ -84,8 +89,11 @@ export function restListWatch<T extends KubernetesObject>(rest: KubeRest, r: Res
         const stopStream = () => stream.abort();
         signal.addEventListener('abort', stopStream, { once: true });
         try {
-          await rest.watch<T>(r, { ...selectors, resourceVersion, timeoutSeconds: timeout(), onOpen: opened },
+          await rest.watch<T>(r, { ...selectors, resourceVersion, timeoutSeconds: timeout(), onOpen: () => { alive(); opened(); } },
             onEvent(() => { resourceVersion = ''; stream.abort(); }), stream.signal);
+        } catch (err) {
+          // Silent past the idle window: a new watch from the same version (a 410 there relists).
+          if (!(err instanceof WatchIdleError)) throw err;
         } finally {
           signal.removeEventListener('abort', stopStream);
         }
@@ -99,7 +107,7 @@ export function restListWatch<T extends KubernetesObject>(rest: KubeRest, r: Res
   };
 
   return {
-    on(verb: ChangeVerb | 'error', cb: (x: never) => void) { handlers[verb].push(cb); },
+    on(verb: ChangeVerb | 'error' | 'alive', cb: (x: never) => void) { handlers[verb].push(cb); },
     /**
      * Resolves once the store holds a full list and the watch is open, or when that failed (reported on 'error'
      * first, so startInformer backs off); the watch then runs on by itself.

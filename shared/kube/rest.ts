@@ -6,6 +6,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { KubeConfig, KubernetesListObject, KubernetesObject } from '@kubernetes/client-node';
+import { realClock, type Clock } from '../clock.js';
 import type { ApiServer } from './kubeconfig.js';
 import { resourcePath, type PathOptions, type Resource } from './resources.js';
 
@@ -24,6 +25,26 @@ export class KubeApiError extends Error {
     this.code = code;
     this.reason = status.reason;
     this.statusMessage = status.message ?? `${code} ${body.slice(0, 200)}`;
+  }
+}
+
+/** A request the apiserver did not answer in time (connect, TLS, headers or body). */
+export class KubeTimeoutError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'KubeTimeoutError';
+  }
+}
+
+/**
+ * An open watch that delivered neither an event nor a bookmark within its idle window. The apiserver sends a bookmark
+ * about every minute to watches that allow them, so a longer silence means a stuck connection (a half-open TCP
+ * stream, a wedged proxy), not a quiet resource; the watch is dropped and re-opened from the last version seen.
+ */
+export class WatchIdleError extends KubeTimeoutError {
+  constructor(path: string, idleMs: number) {
+    super(`WATCH ${path}: no event or bookmark within ${idleMs} ms`);
+    this.name = 'WatchIdleError';
   }
 }
 
@@ -87,8 +108,15 @@ export interface KubeRest {
 }
 
 export interface RestOptions {
-  /** Per-request timeout; the apiserver's own default is 60 s. */
+  /**
+   * Per-request timeout, as socket inactivity: connect, TLS handshake, headers, and any pause in a body (default
+   * 30 s; the apiserver's own request timeout is 60 s). A watch has it until its answer's headers arrived.
+   */
   timeoutMs?: number;
+  /** How long an open watch may go without an event or bookmark (WatchIdleError); default 3 min. */
+  watchIdleTimeoutMs?: number;
+  /** The watch idle timers' clock; injected for tests. */
+  clock?: Pick<Clock, 'setTimeout' | 'clearTimeout'>;
   /** Called once per request with its method (not for watches), for API-request accounting in benchmarks. */
   onRequest?: (method: string, path: string) => void;
   /** e.g. `kruise-daemon/0.1.0`; Node's default (none) otherwise. */
@@ -145,6 +173,8 @@ export function makeRest(source: KubeConfig | ApiServer, opts: RestOptions = {})
   const conn = isKubeConfig(source) ? kubeConfigConnection(source) : apiServerConnection(source);
   const { server } = conn;
   const timeoutMs = opts.timeoutMs ?? 30_000;
+  const watchIdleMs = opts.watchIdleTimeoutMs ?? 180_000;
+  const clock = opts.clock ?? realClock;
   const transport = server.protocol === 'https:' ? https : http;
   // A server URL with a path (a proxy prefix, e.g. https://host/k8s/clusters/c1) keeps it in front of every request.
   const prefix = server.pathname.replace(/\/+$/, '');
@@ -170,7 +200,7 @@ export function makeRest(source: KubeConfig | ApiServer, opts: RestOptions = {})
         res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
         res.on('error', reject);
       });
-      req.on('timeout', () => req.destroy(new Error(`${method} ${path}: no answer within ${timeoutMs} ms`)));
+      req.on('timeout', () => req.destroy(new KubeTimeoutError(`${method} ${path}: no answer within ${timeoutMs} ms`)));
       req.on('error', reject);
       req.end(payload);
     });
@@ -193,18 +223,28 @@ export function makeRest(source: KubeConfig | ApiServer, opts: RestOptions = {})
       timeoutSeconds: o.timeoutSeconds !== undefined ? String(o.timeoutSeconds) : undefined,
     });
     const reqOpts = await options('GET', path, {});
-    // A quiet watch sends nothing for minutes; only a server that stays silent well past its own timeout is broken.
-    reqOpts.timeout = ((o.timeoutSeconds ?? 1800) + 60) * 1000;
     await new Promise<void>((resolve, reject) => {
+      let idle: unknown;
+      // Destroying the request also fails the response with its own error; the cause we chose is the one reported.
+      let cause: Error | undefined;
+      const fail = (err: Error) => (signal.aborted ? resolve() : reject(cause ?? err));
+      const stopWith = (err: Error) => { cause ??= err; req.destroy(err); };
+      const heard = () => {
+        clock.clearTimeout(idle);
+        idle = clock.setTimeout(() => stopWith(new WatchIdleError(path, watchIdleMs)), watchIdleMs);
+      };
       const req = transport.request(reqOpts, (res) => {
         const status = res.statusCode ?? 0;
         if (status !== 200) {
           const chunks: Buffer[] = [];
           res.on('data', (c: Buffer) => chunks.push(c));
           res.on('end', () => reject(new KubeApiError('WATCH', path, status, Buffer.concat(chunks).toString('utf8'))));
-          res.on('error', reject);
+          res.on('error', fail);
           return;
         }
+        // The stream is open: from here silence is measured in events and bookmarks, not socket bytes.
+        req.setTimeout(0);
+        heard();
         o.onOpen?.();
         let rest = '';
         res.setEncoding('utf8');
@@ -216,19 +256,20 @@ export function makeRest(source: KubeConfig | ApiServer, opts: RestOptions = {})
             rest = rest.slice(nl + 1);
             if (!line.trim()) continue;
             let event: WatchEvent<T>;
-            try { event = JSON.parse(line) as WatchEvent<T>; } catch { req.destroy(new Error(`WATCH ${path}: not a JSON event: ${line.slice(0, 200)}`)); return; }
+            try { event = JSON.parse(line) as WatchEvent<T>; } catch { stopWith(new Error(`WATCH ${path}: not a JSON event: ${line.slice(0, 200)}`)); return; }
+            heard();
             onEvent(event);
           }
         });
-        res.on('end', () => resolve());
-        res.on('error', (err) => (signal.aborted ? resolve() : reject(err)));
-        res.on('aborted', () => (signal.aborted ? resolve() : reject(new Error(`WATCH ${path}: connection closed mid-stream`))));
+        res.on('end', () => (cause ? fail(cause) : resolve()));
+        res.on('error', fail);
+        res.on('aborted', () => fail(new Error(`WATCH ${path}: connection closed mid-stream`)));
       });
       const onAbort = () => { req.destroy(); resolve(); };
       signal.addEventListener('abort', onAbort, { once: true });
-      req.on('close', () => signal.removeEventListener('abort', onAbort));
-      req.on('timeout', () => req.destroy(new Error(`WATCH ${path}: nothing received within ${reqOpts.timeout} ms`)));
-      req.on('error', (err) => (signal.aborted ? resolve() : reject(err)));
+      req.on('close', () => { clock.clearTimeout(idle); signal.removeEventListener('abort', onAbort); });
+      req.on('timeout', () => stopWith(new KubeTimeoutError(`WATCH ${path}: no answer within ${timeoutMs} ms`)));
+      req.on('error', fail);
       req.end();
     });
   };
