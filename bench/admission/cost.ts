@@ -6,10 +6,18 @@
 //   npm run bench:admission:cost [-- --repeat=3] [-- --only=annotations,containers]
 // Stops by itself: 60 s per request, 150 s in all (what is left is reported as skipped).
 //
-// Figures (2-core machine shared with other jobs, load average ~15, so indicative; worst stall of the repeats):
-//                              stall ms per MiB at 0.25 / 1 / 3 MiB
-//   case                        before (c4b71c5)            after
-//   (see the table printed by the last runs, copied below by hand)
+// Figures, 2026-12-03, on the shared 2-core machine (load average 8–15, so wall-clock stalls are inflated by waiting
+// for a core; server CPU time is the steadier figure). Stall ms per MiB of body at 0.25 / 1 / 3 MiB:
+//   case                  before (c4b71c5, --repeat=1)        after (--repeat=3: least / worst stall; CPU ms per MiB)
+//   subPathExpr × env     2,317 / 5,863 / 12,799 (38.9 s)     511 / 319 / 83 (worst 1,519 / 532 / 280; CPU 151 / 96 / 49)
+//   annotations             243 /   280 /    451              241 / 111 / 188 (worst 614 / 243 / 249; CPU 146 / 82 / 110)
+//   containers              413 /   405 /    293              192 / 124 /  99 (worst 776 / 501 / 299; CPU 97 / 68 / 57)
+//   volumes and mounts      981 /   352 /    360               55 / 128 /  75 (worst 349 / 779 / 372; CPU 66 / 81 / 60)
+// At load ~15 the old code's 3 MiB C1 request timed out (60 s) with a 72 s stall. After the fix every case is linear
+// (reads per byte flat in webhook/admission-cost.test.ts); at 3 MiB, C1, containers and volumes are refused with 400
+// (sharing would copy more than 100,000 entries into the 4 sharing sidecars). What remains above 100 ms/MiB is the
+// sharing itself (the patch is ~5× the request: each sharing sidecar gets every mount and referenced env) and the
+// machine's load: the least stalls and the CPU time are at or near the target.
 import { spawn } from 'node:child_process';
 import { request } from 'node:https';
 import { fileURLToPath } from 'node:url';
