@@ -148,3 +148,69 @@ describe('through the production routes', () => {
     assert.equal(r.allowed, true);
   });
 });
+
+/** `{ a: { a: … } }` nested `levels` deep (the outer object is level 1), built without recursion. */
+function nested(levels: number): Record<string, unknown> {
+  const root: Record<string, unknown> = {};
+  let node = root;
+  for (let i = 1; i < levels; i++) node = (node.a = {}) as Record<string, unknown>;
+  return root;
+}
+
+const DEEP = '<nested value>';
+
+describe('deep nesting is refused with 400 on every route (review L1)', () => {
+  const caches = admissionCaches(
+    { sidecarSets: staticCache([]), namespaces: staticCache([]), revisions: staticCache([]), configMaps: staticCache([]) },
+    { fetchPod: async () => undefined, fetchNode: async () => undefined },
+  );
+  const gates = { PodWebhook: true, KruiseDaemon: true, ImagePullJobGate: true, ResourceDistributionGate: true, SidecarSetPatchPodMetadataDefaultsAllowed: false };
+  const routes = makeRoutes({ caches, gates, now: () => new Date('2026-01-01T00:00:00Z'), random: () => 0.5 });
+  const { app } = testApp(routes);
+  const kinds: Record<string, [string, string]> = {
+    '/mutate-pod': ['', 'Pod'],
+    '/mutate-apps-kruise-io-v1alpha1-sidecarset': ['apps.kruise.io', 'SidecarSet'],
+    '/validate-apps-kruise-io-v1alpha1-sidecarset': ['apps.kruise.io', 'SidecarSet'],
+    '/mutate-apps-kruise-io-v1alpha1-containerrecreaterequest': ['apps.kruise.io', 'ContainerRecreateRequest'],
+    '/mutate-apps-kruise-io-v1alpha1-imagepulljob': ['apps.kruise.io', 'ImagePullJob'],
+    '/validate-apps-kruise-io-v1alpha1-imagepulljob': ['apps.kruise.io', 'ImagePullJob'],
+    '/mutate-apps-kruise-io-v1alpha1-nodeimage': ['apps.kruise.io', 'NodeImage'],
+    '/validate-apps-kruise-io-v1alpha1-nodeimage': ['apps.kruise.io', 'NodeImage'],
+    '/validate-apps-kruise-io-v1alpha1-resourcedistribution': ['apps.kruise.io', 'ResourceDistribution'],
+  };
+  test('the table covers every route', () => assert.deepEqual(Object.keys(kinds).sort(), routes.map((r) => r.path).sort()));
+  // The deep value sits in a field no decoder knows, as an attacker would put it; 10,000 and 100,000 levels were
+  // answered 500 "Maximum call stack size exceeded" by the CRD routes before the limit.
+  for (const [path, [group, kind]] of Object.entries(kinds)) {
+    for (const levels of [10_000, 100_000]) {
+      test(`${path}: an object nested ${levels} levels deep answers 400`, async () => {
+        const object = { metadata: { name: 'x', namespace: 'default' }, spec: { extra: DEEP } };
+        const k = { group, version: group ? 'v1alpha1' : 'v1', kind };
+        const r = await post(path, review({ kind: k, object, namespace: 'default' }), levels);
+        assert.deepEqual([r.allowed, r.status?.code], [false, 400], JSON.stringify(r).slice(0, 300));
+        assert.match(r.status.message, /^request\.object is nested more than 128 levels deep \(at spec\.extra\.a\.a….a\.a\)/);
+      });
+    }
+    test(`${path}: a nested oldObject on UPDATE answers 400 naming it`, async () => {
+      const object = { metadata: { name: 'x', namespace: 'default' }, spec: {} };
+      const k = { group, version: group ? 'v1alpha1' : 'v1', kind };
+      const r = await post(path, review({ kind: k, operation: 'UPDATE', object, oldObject: { ...object, spec: { extra: DEEP } }, namespace: 'default' }), 10_000);
+      // /mutate-pod admits UPDATE untouched before decoding anything (injection is CREATE-only).
+      if (path === '/mutate-pod') return assert.equal(r.allowed, true);
+      assert.deepEqual([r.allowed, r.status?.code], [false, 400]);
+      assert.match(r.status.message, /^request\.oldObject is nested more than 128 levels deep/);
+    });
+  }
+  // JSON.stringify itself overflows on such values: the deep part is spliced into the review's text.
+  const post = async (url: string, body: unknown, levels: number) => {
+    const payload = JSON.stringify(body).replace(JSON.stringify(DEEP), `${'{"a":'.repeat(levels - 1)}{}${'}'.repeat(levels - 1)}`);
+    return (await app.inject({ method: 'POST', url, payload, headers: { 'content-type': 'application/json' } })).json().response;
+  };
+});
+
+test('128 levels pass the depth check and 129 do not', () => {
+  // Level 1 is the pod, 2 spec, 3 the unknown field's object: nested(126) there makes 128 levels.
+  assert.doesNotThrow(() => decodeObject({ spec: { extra: nested(126) } }, PodDecoder));
+  assertRefused({ spec: { extra: nested(127) } }, PodDecoder, ['nested more than 128 levels deep (at spec.extra.a.a…', 'no Pod is']);
+  assertRefused({ spec: { containers: [{ name: 'a', env: [] }], x: [[nested(126)]] } }, PodDecoder, ['(at spec.x[0][0]….a.a)']);
+});

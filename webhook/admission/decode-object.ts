@@ -10,6 +10,7 @@ import { GoJsonTypeError, goJson } from '../../shared/domain/go-json.js';
 import { QuantityParseError } from '../../shared/domain/quantity.js';
 import { sidecarContainerSchema } from '../../shared/domain/sidecarset-hash.js';
 import { AdmissionDeniedError } from '../../shared/errors.js';
+import { MAX_NESTING_DEPTH, tooDeepPath } from './depth.js';
 
 export type Shape =
   | { kind: 'string' | 'number' | 'boolean' | 'intOrString' | 'quantity' }
@@ -272,12 +273,17 @@ export const ContainerRecreateRequestDecoder: ObjectDecoder = { kind: 'Container
 export const ResourceDistributionDecoder: ObjectDecoder = { kind: 'ResourceDistribution', shape: ResourceDistributionShape };
 
 /**
- * Throws AdmissionDeniedError(400) naming the first few wrong-typed fields of `value`; `which` says whether it was
- * request.object or request.oldObject. Absent values pass (the handlers decide what absence means).
+ * Throws AdmissionDeniedError(400) naming the first few wrong-typed fields of `value`, or the first place it nests
+ * deeper than MAX_NESTING_DEPTH (depth.ts); `which` says whether it was request.object or request.oldObject. Absent
+ * values pass (the handlers decide what absence means).
  */
 export function decodeObject<T>(value: unknown, decoder: ObjectDecoder, which: 'object' | 'oldObject' = 'object'): T {
   if (value === undefined || value === null) return value as T;
   if (!isObject(value)) throw new AdmissionDeniedError(`request.${which} must be a JSON object (got ${jsonType(value)})`, 400);
+  const deep = tooDeepPath(value);
+  if (deep !== undefined) {
+    throw new AdmissionDeniedError(`request.${which} is nested more than ${MAX_NESTING_DEPTH} levels deep (at ${deep}); no ${decoder.kind} is`, 400);
+  }
   let problems = shapeProblems(value, decoder.shape);
   if (problems.length === 0 && decoder.deep) problems = decoder.deep(value);
   if (problems.length > 0) throw new AdmissionDeniedError(`request.${which} is not a valid ${decoder.kind}: ${problems.join('; ')}`, 400);

@@ -66,7 +66,8 @@ function diffObject(a: Json, b: Json, path: string, ops: PatchOp[]): void {
   for (const k of Object.keys(b)) {
     if (!present(b, k)) continue;
     if (!present(a, k)) ops.push({ op: 'add', path: `${path}/${escape(k)}`, value: b[k] });
-    else diffValue(a[k], b[k], `${path}/${escape(k)}`, ops);
+    // Same value: no op, and no path to build (escaping a key costs more than the comparison; maps are large).
+    else if (a[k] !== b[k]) diffValue(a[k], b[k], `${path}/${escape(k)}`, ops);
   }
 }
 

@@ -53,10 +53,17 @@ export function diffNewObject<T>(req: AdmissionRequest, mutate: (obj: T) => T): 
   return patched(diffToPatch(original, mutate(original)));
 }
 
-/** Violations → allowed, or a refusal with `code` (403 renders as Denied/Forbidden). */
+/**
+ * The most violations rendered into one refusal. Each renders its offending value, which may be a large part of the
+ * object, so an object with a violation per element would otherwise cost elements × size to answer.
+ */
+export const MAX_REPORTED_VIOLATIONS = 100;
+
+/** Violations → allowed, or a refusal with `code` (403 renders as Denied/Forbidden); at most MAX_REPORTED_VIOLATIONS shown. */
 export function fromViolations(vs: Violation[], code: 400 | 403 | 422): AdmissionResult {
   if (vs.length === 0) return allowed('allowed to be admitted');
-  const message = formatViolations(vs);
+  const extra = vs.length - MAX_REPORTED_VIOLATIONS;
+  const message = extra > 0 ? `${formatViolations(vs.slice(0, MAX_REPORTED_VIOLATIONS))} and ${extra} more errors` : formatViolations(vs);
   return code === 403 ? denied(message) : errored(code, new Error(message));
 }
 

@@ -16,7 +16,7 @@ import { mutateNodeImageRoute } from './mutate-node-image.js';
 import { validateNodeImageRoute } from './validate-node-image.js';
 import { validateResourceDistributionRoute } from './validate-resource-distribution.js';
 
-const on = { KruiseDaemon: true, ImagePullJobGate: true, ResourceDistributionGate: true };
+const on = { PodWebhook: true, KruiseDaemon: true, ImagePullJobGate: true, ResourceDistributionGate: true };
 const off = { KruiseDaemon: false, ImagePullJobGate: false, ResourceDistributionGate: false };
 const badName: Violation = { field: 'metadata.name', type: 'Invalid value', value: 'x_y', detail: 'bad name' };
 const rejectNamed = (obj: any): Violation[] => (obj?.metadata?.name === 'bad' ? [badName] : []);

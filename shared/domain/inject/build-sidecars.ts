@@ -13,13 +13,13 @@ import {
   SidecarSetHashWithoutImageAnnotation,
   SidecarSetWorkingHotUpgradeContainer,
 } from '../../api/sidecarset.js';
-import { byteOrder, formatTimestamp, parseStringMap, withTail } from './annotations.js';
+import { byteOrder, formatStringMap, formatTimestamp, parseStringMap, withTail } from './annotations.js';
 import { hotUpgradePair, isHotUpgrade } from './hot-upgrade.js';
 import { deepFreeze } from '../frozen-json.js';
 import { cloneJson } from './clone.js';
 import { hashAnnotations, type SetEntries } from './hash-annotations.js';
 import { InjectedForms } from './injected-forms.js';
-import { mergeDevices, mergeEnvs, mergeMounts, sharedDevices, sharedMountsAndEnvs, transferEnvs } from './share.js';
+import { mergeDevices, mergeEnvs, mergeMounts, sharedDevices, sharedEntriesBudget, sharedMountsAndEnvs, transferEnvs } from './share.js';
 
 type EnvVar = NonNullable<Container['env']>[number];
 type VolumeMount = NonNullable<Container['volumeMounts']>[number];
@@ -152,6 +152,7 @@ export function buildSidecars(sets: SidecarSet[], pod: Pod, now: Date, podRef: s
   };
   const taken = (transferred: EnvVar[], shared: { mounts: VolumeMount[]; envs: EnvVar[] }, devices: { devices: VolumeDevice[] }): Taken =>
     ({ envs: mergeEnvs(transferred, shared.envs), mounts: shared.mounts, devices: devices.devices });
+  const charge = sharedEntriesBudget(podRef);
 
   /** A decorated sidecar; queues the SidecarSet volumes its own mounts use. */
   const build = (original: SidecarContainer, facts: SetFacts): SidecarContainer => {
@@ -160,6 +161,7 @@ export function buildSidecars(sets: SidecarSet[], pod: Pod, now: Date, podRef: s
     const transferred = transferEnvs(source, pod, envs);
     const shared = sharedWith(source);
     const devices = devicesWith(source);
+    charge(shared.mounts.length + shared.envs.length + devices.devices.length);
     if (!forms) {
       // v1.8 dereferences the volume unchecked (validation guarantees it); skipping a missing one, and taking the
       // volumes of volumeDevices too (validation requires them as for mounts), is HEAD's behaviour.
@@ -178,6 +180,7 @@ export function buildSidecars(sets: SidecarSet[], pod: Pod, now: Date, podRef: s
   };
 
   const injecting: SetFacts[] = [];
+  let hotUpgraded = false;
   for (const set of sets) {
     const spec = set.spec ?? {};
     const facts = factsOf(set);
@@ -187,6 +190,7 @@ export function buildSidecars(sets: SidecarSet[], pod: Pod, now: Date, podRef: s
       const c = build(init, facts);
       if (isNativeSidecar(init) && isHotUpgrade(init)) {
         const pair = hotUpgradePair(c, workInfo);
+        hotUpgraded = true;
         out.initContainers.push(...pair.containers);
         Object.assign(out.annotations, pair.annotations);
       } else out.initContainers.push(c);
@@ -197,12 +201,14 @@ export function buildSidecars(sets: SidecarSet[], pod: Pod, now: Date, podRef: s
       const c = build(sidecar, facts);
       if (isHotUpgrade(sidecar)) {
         const pair = hotUpgradePair(c, workInfo);
+        hotUpgraded = true;
         out.containers.push(...pair.containers);
         Object.assign(out.annotations, pair.annotations);
       } else out.containers.push(c);
     }
   }
 
+  if (hotUpgraded) out.annotations[SidecarSetWorkingHotUpgradeContainer] = formatStringMap(workInfo);
   Object.assign(out.annotations, hashAnnotations(injecting, annotations, formatTimestamp(now), podRef, injecting.every((f) => f.cached)));
   return out;
 }

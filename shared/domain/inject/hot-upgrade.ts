@@ -7,9 +7,7 @@ import {
   SidecarEnvVersionAlt,
   SidecarSetVersionAltAnnotationPrefix,
   SidecarSetVersionAnnotationPrefix,
-  SidecarSetWorkingHotUpgradeContainer,
 } from '../../api/sidecarset.js';
-import { formatStringMap } from './annotations.js';
 
 export const isHotUpgrade = (c: SidecarContainer) => c.upgradeStrategy?.upgradeType === 'HotUpgrade';
 
@@ -30,7 +28,8 @@ function versionEnvs(name: string): NonNullable<Container['env']> {
 /**
  * `<C>-1` keeps the image and is the working container; `<C>-2` runs `hotUpgradeEmptyImage` and idles. Both get the
  * SIDECARSET_VERSION(_ALT) envs. `workInfo` (the pod's working-container map, shared by all SidecarSets of the request)
- * is updated in place so the annotation written last carries every pair.
+ * is updated in place; the caller writes it as the working-container annotation once, after the last pair (the map
+ * comes from the pod, so formatting it per pair would cost pairs × its size).
  */
 export function hotUpgradePair(c: SidecarContainer, workInfo: Record<string, string>): { containers: SidecarContainer[]; annotations: Record<string, string> } {
   // Shallow copies: only name, image and env (a new array) differ; the rest is shared, read-only (build-sidecars.ts).
@@ -46,7 +45,6 @@ export function hotUpgradePair(c: SidecarContainer, workInfo: Record<string, str
       [versionAnnotation(idle.name)]: '0',
       [versionAltAnnotation(working.name)]: '0',
       [versionAltAnnotation(idle.name)]: '1',
-      [SidecarSetWorkingHotUpgradeContainer]: formatStringMap(workInfo),
     },
   };
 }

@@ -88,8 +88,9 @@ export function injectSidecarsInto(pod: Pod, ctx: InjectionContext): Pod {
   if (sets.length === 0) return pod;
 
   const metadata = (pod.metadata ??= {});
-  const patched = applyPatchPodMetadata(metadata.annotations ?? {}, sets, podRef);
-  if (metadata.annotations || Object.keys(patched).length > 0) metadata.annotations = patched;
+  const before = metadata.annotations ?? {};
+  const patched = applyPatchPodMetadata(before, sets, podRef);
+  if (patched !== before) metadata.annotations = patched;
 
   const built = buildSidecars(sets, pod, ctx.now, podRef);
   if (built.initContainers.length === 0 && built.containers.length === 0) return pod;

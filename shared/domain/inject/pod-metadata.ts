@@ -4,20 +4,25 @@ import { AdmissionDeniedError } from '../../errors.js';
 import { mergePatch, MergePatchError } from './merge-patch.js';
 
 /**
- * Returns the annotations after every SidecarSet's patchPodMetadata, in SidecarSet order then entry order:
+ * Returns the annotations after every SidecarSet's patchPodMetadata (`annotations` itself when nothing changes, else a copy), in SidecarSet order then entry order:
  * Retain ("" too) sets only absent keys, Overwrite always sets, MergePatchJson merges into a non-empty existing value
  * (else sets it verbatim). Invalid JSON on either side of a merge is refused: upstream fails the pod creation too.
  */
 export function applyPatchPodMetadata(annotations: Record<string, string>, sets: SidecarSet[], podRef: string): Record<string, string> {
-  const out = { ...annotations };
-  for (const set of sets) {
-    for (const patch of set.spec?.patchPodMetadata ?? []) {
+  // Copied on the first write only: a pod's annotations may be large, and most SidecarSets patch none.
+  let out = annotations;
+  const set = (key: string, value: string) => {
+    if (out === annotations) out = { ...annotations };
+    out[key] = value;
+  };
+  for (const s of sets) {
+    for (const patch of s.spec?.patchPodMetadata ?? []) {
       for (const [key, value] of Object.entries(patch.annotations ?? {})) {
         const policy = patch.patchPolicy ?? '';
-        if (policy === 'Overwrite') out[key] = value;
-        else if (policy === 'MergePatchJson') out[key] = out[key] ? mergeOne(out[key]!, value, key, set, podRef) : value;
+        if (policy === 'Overwrite') set(key, value);
+        else if (policy === 'MergePatchJson') set(key, out[key] ? mergeOne(out[key]!, value, key, s, podRef) : value);
         else if (policy === 'Retain' || policy === '') {
-          if (!Object.hasOwn(out, key)) out[key] = value;
+          if (!Object.hasOwn(out, key)) set(key, value);
         }
       }
     }

@@ -2,6 +2,7 @@
 import type { Container, Pod } from '../../api/meta.js';
 import type { SidecarContainer, TransferEnvVar } from '../../api/sidecarset.js';
 import { SidecarEnvIsInjected } from '../../api/sidecarset.js';
+import { AdmissionDeniedError } from '../../errors.js';
 
 type EnvVar = NonNullable<Container['env']>[number];
 type VolumeMount = NonNullable<Container['volumeMounts']>[number];
@@ -14,27 +15,67 @@ export function isInjectedSidecar(c: Container): boolean {
 
 const EXPANSION = /\$\(([-._a-zA-Z][-._a-zA-Z0-9]*)\)/g;
 
+/** The container's env vars by name, the FIRST of a repeated name winning (upstream's GetContainerEnvVar scans in order). */
+function firstEnvByName(c: Container): Map<string, EnvVar> {
+  const byName = new Map<string, EnvVar>();
+  for (const e of c.env ?? []) if (!byName.has(e.name)) byName.set(e.name, e);
+  return byName;
+}
+
 /**
  * With `shareVolumePolicy.type: enabled`, every volumeMount of every app container (never init containers, never
  * containers already carrying IS_INJECTED=true), in order, plus the source container's env vars that a mount's
  * subPathExpr references. Nothing is filtered: the service-account token mount is shared too, as upstream does.
+ *
+ * Linear in the pod (review C1): each container's env is indexed once, not scanned per `$(VAR)` reference, and an env
+ * var referenced again is listed once, in first-reference order. The merge that consumes the list keeps the first of a
+ * name anyway (mergeEnvs), so dropping repeats here changes nothing but the work.
  */
 export function sharedMountsAndEnvs(sidecar: SidecarContainer, pod: Pod): { mounts: VolumeMount[]; envs: EnvVar[] } {
   const mounts: VolumeMount[] = [];
   const envs: EnvVar[] = [];
   if (sidecar.shareVolumePolicy?.type !== 'enabled') return { mounts, envs };
+  const taken = new Set<string>();
   for (const app of pod.spec?.containers ?? []) {
     if (isInjectedSidecar(app)) continue;
+    let byName: Map<string, EnvVar> | undefined;
     for (const m of app.volumeMounts ?? []) {
       mounts.push(m);
       if (!m.subPathExpr) continue;
       for (const [, name] of m.subPathExpr.matchAll(EXPANSION)) {
-        const env = app.env?.find((e) => e.name === name);
-        if (env) envs.push(env);
+        if (taken.has(name!)) continue;
+        const env = (byName ??= firstEnvByName(app)).get(name!);
+        if (!env) continue;
+        taken.add(name!);
+        envs.push(env);
       }
     }
   }
   return { mounts, envs };
+}
+
+/**
+ * The most volumeMounts, volumeDevices and env vars that sharing may add to a pod, over all its sharing sidecars.
+ * Sharing copies the app containers' entries into every sidecar with a share policy, so the work (and the patch) is
+ * (sharing sidecars) × (pod's entries): bounded here so that product cannot stall the webhook. No real pod comes near
+ * it: each entry is at least ~16 bytes of JSON, so 100,000 of them exceed etcd's 1.5 MiB object limit and the
+ * apiserver would refuse the mutated pod anyway; refusing it here says why, at once.
+ */
+export const MAX_SHARED_ENTRIES = 100_000;
+
+/** Counts what sharing adds to one pod and refuses (400) past MAX_SHARED_ENTRIES. */
+export function sharedEntriesBudget(podRef: string): (added: number) => void {
+  let total = 0;
+  return (added) => {
+    total += added;
+    if (total <= MAX_SHARED_ENTRIES) return;
+    throw new AdmissionDeniedError(
+      `pod(${podRef}): sidecars with shareVolumePolicy or shareVolumeDevicePolicy enabled would take more than ${MAX_SHARED_ENTRIES} ` +
+        'volumeMounts, volumeDevices and env vars from the app containers (each sharing sidecar takes them all); the mutated ' +
+        "pod would exceed the apiserver's object size limit. Reduce the pod's volumeMounts or subPathExpr env vars",
+      400,
+    );
+  };
 }
 
 /**

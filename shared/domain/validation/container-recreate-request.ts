@@ -95,13 +95,17 @@ function mutateOnCreate(obj: ContainerRecreateRequest, ctx: CRRMutationContext):
     strategy.terminationGracePeriodSeconds = pod.spec.terminationGracePeriodSeconds;
   }
   // Upstream declares a "recreate X multi times" check but never records names, so duplicates pass; so do we.
+  // Looked up by name, first one winning as upstream's scans do: a scan per requested container would cost
+  // (requested containers) × (pod containers).
+  const podContainers = firstByName(pod.spec?.containers ?? []);
+  const statuses = firstByName(pod.status?.containerStatuses ?? []);
   for (const c of spec.containers) {
     if (c.preStop != null || c.ports != null || c.statusContext != null) {
       throw bad('preStop, ports, statusContext in container are ready-only fields');
     }
-    const podContainer = pod.spec?.containers?.find((x) => x.name === c.name);
+    const podContainer = podContainers.get(c.name);
     if (!podContainer) throw bad(`container ${c.name} not found in Pod`);
-    const status = pod.status?.containerStatuses?.find((x) => x.name === c.name);
+    const status = statuses.get(c.name);
     if (!status) throw bad(`not found ${c.name} containerStatus in Pod Status`);
     if (!status.containerID) throw bad(`no containerID in ${c.name} containerStatus, maybe the container has not been initialized`);
     const preStop = podContainer.lifecycle?.preStop;
@@ -115,6 +119,12 @@ function mutateOnCreate(obj: ContainerRecreateRequest, ctx: CRRMutationContext):
     c.statusContext = { containerID: status.containerID, restartCount: status.restartCount ?? 0 };
   }
   return obj;
+}
+
+function firstByName<T extends { name: string }>(items: readonly T[]): Map<string, T> {
+  const byName = new Map<string, T>();
+  for (const item of items) if (!byName.has(item.name)) byName.set(item.name, item);
+  return byName;
 }
 
 function isPodActive(pod: Pod): boolean {

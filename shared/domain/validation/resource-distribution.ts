@@ -99,14 +99,24 @@ function validateContent(resource: Record<string, unknown>): Violation[] {
   return out;
 }
 
+const MAX_NAME_PROBLEMS = 10;
+
 function validateTargets(obj: ResourceDistribution, namespaceLabels: (name: string) => Record<string, string> | undefined): Violation[] {
   const targets = obj.spec?.targets ?? {};
   const out: Violation[] = [];
   const included = new Set<string>();
+  // Each problem carries the whole list as its value, as upstream's does; past a few, one summary stands for the rest,
+  // or a list of n bad names would answer with n copies of itself (n² bytes).
   const check = (list: ResourceDistributionTargetNamespaces | undefined, key: string, onName: (n: string) => void): void => {
+    let problems = 0;
     for (const ns of list?.list ?? []) {
       onName(ns.name);
-      for (const detail of isDNS1123Label(ns.name ?? '')) out.push({ field: `spec.targets.${key}`, type: 'Invalid value', value: list, detail });
+      for (const detail of isDNS1123Label(ns.name ?? '')) {
+        if (++problems <= MAX_NAME_PROBLEMS) out.push({ field: `spec.targets.${key}`, type: 'Invalid value', value: list, detail });
+      }
+    }
+    if (problems > MAX_NAME_PROBLEMS) {
+      out.push({ field: `spec.targets.${key}`, type: 'Invalid value', value: null, detail: `${problems - MAX_NAME_PROBLEMS} more problems with namespace names in this list` });
     }
   };
   check(targets.includedNamespaces, 'includedNamespaces', (n) => {

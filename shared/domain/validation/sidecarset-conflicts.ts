@@ -2,7 +2,7 @@
 // with another SidecarSet that can select the same pods. The overlap tests reproduce upstream exactly, quirks included:
 // they are heuristics over selector *syntax*, not set intersection.
 import { canaryBaseOf } from '../sidecarset-canary.js';
-import type { LabelSelector } from '../../api/meta.js';
+import type { LabelSelector, Volume } from '../../api/meta.js';
 import type { SidecarSet } from '../../api/sidecarset.js';
 import type { Violation } from '../../errors.js';
 import { LabelSelectorError, matchesLabelSelector } from '../label-selector.js';
@@ -16,9 +16,22 @@ export function isSelectorOverlapping(s1: LabelSelector | undefined, s2: LabelSe
 
 const ALL = 'ALL';
 
+/** Whether every member of `set` is among `values`: counted over `values`, so NotIn costs its own length only. */
+function coversAll(values: readonly string[], set: ReadonlySet<string>): boolean {
+  const found = new Set<string>();
+  for (const v of values) if (set.has(v)) found.add(v);
+  return found.size === set.size;
+}
+
+// Linear in both selectors: the values of `a` are gathered per key into Sets (upstream appends to slices and scans
+// them, which is (terms of a) × (terms of b), and quadratic in a selector repeating one key).
 function isDisjoint(a: LabelSelector | undefined, b: LabelSelector | undefined): boolean {
-  const values = new Map<string, string[]>();
-  const add = (k: string, vs: string[]): void => void values.set(k, [...(values.get(k) ?? []), ...vs]);
+  const values = new Map<string, Set<string>>();
+  const add = (k: string, vs: readonly string[]): void => {
+    let set = values.get(k);
+    if (!set) values.set(k, (set = new Set()));
+    for (const v of vs) set.add(v);
+  };
   for (const [k, v] of Object.entries(a?.matchLabels ?? {})) add(k, [v]);
   for (const req of a?.matchExpressions ?? []) {
     if (req.operator === 'In') add(req.key, req.values ?? []);
@@ -26,17 +39,17 @@ function isDisjoint(a: LabelSelector | undefined, b: LabelSelector | undefined):
   }
   for (const [k, v] of Object.entries(b?.matchLabels ?? {})) {
     const vs = values.get(k);
-    if (vs && !vs.includes(ALL) && !vs.includes(v)) return true;
+    if (vs && !vs.has(ALL) && !vs.has(v)) return true;
   }
   for (const req of b?.matchExpressions ?? []) {
     const vs = values.get(req.key);
     const reqValues = req.values ?? [];
     switch (req.operator) {
       case 'In':
-        if (vs && !vs.includes(ALL) && !vs.some((v) => reqValues.includes(v))) return true;
+        if (vs && !vs.has(ALL) && !reqValues.some((v) => vs.has(v))) return true;
         break;
       case 'NotIn':
-        if (vs && vs.every((v) => reqValues.includes(v))) return true;
+        if (vs && coversAll(reqValues, vs)) return true;
         break;
       case 'Exists':
         if (!vs) return true;
@@ -89,12 +102,14 @@ export function validateSidecarSetConflicts(obj: SidecarSet, all: readonly Sidec
   // Later SidecarSets overwrite earlier ones in each index, as upstream's maps do; the message names the last.
   const initIn = new Map<string, SidecarSet>();
   const containerIn = new Map<string, SidecarSet>();
-  const volumeIn = new Map<string, SidecarSet>();
+  // A volume's owner is the last SidecarSet naming it; the volume compared is that set's first of the name (upstream
+  // looks it up in the set by name). Kept here rather than searched per volume of the object.
+  const volumeIn = new Map<string, { set: SidecarSet; volume: Volume }>();
   const annotationIn = new Map<string, { set: SidecarSet; policy: string }>();
   for (const s of others) {
     for (const c of s.spec?.initContainers ?? []) initIn.set(c.name, s);
     for (const c of s.spec?.containers ?? []) containerIn.set(c.name, s);
-    for (const v of s.spec?.volumes ?? []) volumeIn.set(v.name, s);
+    for (const v of s.spec?.volumes ?? []) if (volumeIn.get(v.name)?.set !== s) volumeIn.set(v.name, { set: s, volume: v });
     for (const p of s.spec?.patchPodMetadata ?? []) {
       if (!p.patchPolicy || p.patchPolicy === 'Retain') continue;
       for (const k of Object.keys(p.annotations ?? {})) annotationIn.set(k, { set: s, policy: p.patchPolicy });
@@ -117,9 +132,8 @@ export function validateSidecarSetConflicts(obj: SidecarSet, all: readonly Sidec
   }
   for (const v of obj.spec?.volumes ?? []) {
     const other = volumeIn.get(v.name);
-    const theirs = other?.spec?.volumes?.find((x) => x.name === v.name);
-    if (other && !deepEqual(v, theirs)) {
-      out.push({ field: 'spec.volumes', type: 'Invalid value', value: v.name, detail: `volume ${v.name} is in conflict with sidecarset ${other.metadata?.name}` });
+    if (other && !deepEqual(v, other.volume)) {
+      out.push({ field: 'spec.volumes', type: 'Invalid value', value: v.name, detail: `volume ${v.name} is in conflict with sidecarset ${other.set.metadata?.name}` });
     }
   }
   for (const p of obj.spec?.patchPodMetadata ?? []) {

@@ -1,0 +1,142 @@
+// The fuzzer's inputs, seeded: valid fixtures of every route with random node replacements or deletions, random
+// bodies, and shapes aimed at cost and depth (review L1, C1): objects nested past the depth limit, large arrays and
+// maps, and the C1 mounts × $(VAR) × env shape at small scale. Shared by webhook/fuzz.test.ts (100,000 reviews) and
+// bench/fuzz/run.ts (1,000,000).
+import { COST_CASES } from './cost-cases.js';
+
+const KEYS = ['metadata', 'spec', 'name', 'namespace', 'labels', 'annotations', 'containers', 'initContainers', 'image', 'env', 'volumes', 'selector',
+  'matchLabels', 'podName', 'images', 'tags', 'tag', 'createdAt', 'pullPolicy', 'resource', 'targets', 'x', '', 'constructor', 'toString', 'hasOwnProperty',
+  'volumeMounts', 'mountPath', 'subPathExpr'];
+
+type Random = () => number;
+const pick = <T>(r: Random, items: readonly T[]): T => items[Math.floor(r() * items.length)]!;
+
+export function randomValue(r: Random, depth: number): unknown {
+  const k = Math.floor(r() * (depth > 3 ? 6 : 8));
+  switch (k) {
+    case 0: return null;
+    case 1: return r() < 0.5;
+    case 2: return Math.floor((r() - 0.5) * 2 ** (r() * 60));
+    case 3: return r() * 1e6 - 5e5;
+    case 4: return pick(r, ['', 'a', 'nginx:1.25', 'Always', 'CREATE', '10%', 'ns/name', '\u0000', 'ü', 'x'.repeat(300), '$(A)/$(B)', 'data']);
+    case 5: return pick(r, KEYS);
+    case 6: return Array.from({ length: Math.floor(r() * 4) }, () => randomValue(r, depth + 1));
+    default: {
+      const o: Record<string, unknown> = {};
+      for (let i = Math.floor(r() * 5); i > 0; i--) o[pick(r, KEYS)] = randomValue(r, depth + 1);
+      return o;
+    }
+  }
+}
+
+/** Replaces or deletes one randomly chosen node of a JSON tree (in place); `value` makes the replacement. */
+export function mutate(root: unknown, r: Random, value: () => unknown = () => randomValue(r, 2)): void {
+  let node = root as Record<string, unknown>;
+  for (let depth = 0; depth < 8; depth++) {
+    if (typeof node !== 'object' || node === null) return;
+    const keys = Object.keys(node);
+    if (keys.length === 0) return;
+    const key = pick(r, keys);
+    const child = node[key];
+    if (r() < 0.35 || typeof child !== 'object' || child === null) {
+      if (r() < 0.25) {
+        if (Array.isArray(node)) node.splice(Number(key), 1);
+        else delete node[key];
+      } else node[key] = value();
+      return;
+    }
+    node = child as Record<string, unknown>;
+  }
+}
+
+const pod = {
+  apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web-1', namespace: 'default', labels: { app: 'web' } },
+  spec: {
+    nodeName: 'n1',
+    containers: [{ name: 'app', image: 'nginx:1.25', env: [{ name: 'A', value: '1' }, { name: 'B', value: '2' }], volumeMounts: [{ name: 'data', mountPath: '/data', subPathExpr: '$(A)/$(B)' }] }],
+    volumes: [{ name: 'data', emptyDir: {} }],
+  },
+  status: { phase: 'Running', containerStatuses: [{ name: 'app', containerID: 'containerd://abc', restartCount: 0 }] },
+};
+
+/** One valid object per route (the fixtures the mutations start from). */
+export const FUZZ_OBJECTS: Readonly<Record<string, { kind: string; object: unknown }>> = {
+  '/mutate-pod': { kind: 'Pod', object: pod },
+  '/mutate-apps-kruise-io-v1alpha1-sidecarset': { kind: 'SidecarSet', object: { metadata: { name: 's' }, spec: { selector: { matchLabels: { app: 'web' } }, containers: [{ name: 'side', image: 'busybox' }] } } },
+  '/validate-apps-kruise-io-v1alpha1-sidecarset': { kind: 'SidecarSet', object: { metadata: { name: 's', annotations: {} }, spec: { selector: { matchLabels: { app: 'web' } }, updateStrategy: { type: 'RollingUpdate' }, containers: [{ name: 'side', image: 'busybox', podInjectPolicy: 'BeforeAppContainer', shareVolumePolicy: { type: 'disabled' }, upgradeStrategy: { upgradeType: 'ColdUpgrade' } }] } } },
+  '/mutate-apps-kruise-io-v1alpha1-containerrecreaterequest': { kind: 'ContainerRecreateRequest', object: { metadata: { name: 'c', namespace: 'default' }, spec: { podName: 'web-1', containers: [{ name: 'app' }], strategy: {} } } },
+  '/mutate-apps-kruise-io-v1alpha1-imagepulljob': { kind: 'ImagePullJob', object: { metadata: { name: 'j', namespace: 'default' }, spec: { image: 'nginx:1.25', completionPolicy: {} } } },
+  '/validate-apps-kruise-io-v1alpha1-imagepulljob': { kind: 'ImagePullJob', object: { metadata: { name: 'j', namespace: 'default' }, spec: { image: 'nginx:1.25', completionPolicy: { type: 'Always' }, pullPolicy: { timeoutSeconds: 600, backoffLimit: 3 } } } },
+  '/mutate-apps-kruise-io-v1alpha1-nodeimage': { kind: 'NodeImage', object: { metadata: { name: 'n1' }, spec: { images: { nginx: { tags: [{ tag: '1.25' }] } } } } },
+  '/validate-apps-kruise-io-v1alpha1-nodeimage': { kind: 'NodeImage', object: { metadata: { name: 'n1' }, spec: { images: { nginx: { tags: [{ tag: '1.25', createdAt: '2026-01-01T00:00:00Z', pullPolicy: { ttlSecondsAfterFinished: 300 } }] } } } } },
+  '/validate-apps-kruise-io-v1alpha1-resourcedistribution': { kind: 'ResourceDistribution', object: { metadata: { name: 'rd' }, spec: { resource: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm' } }, targets: { allNamespaces: true } } } },
+};
+export const FUZZ_POD = pod;
+
+const paths = Object.keys(FUZZ_OBJECTS);
+const POD_REQUEST = { kind: { group: '', version: 'v1', kind: 'Pod' }, resource: { group: '', version: 'v1', resource: 'pods' } };
+const OPS = ['CREATE', 'UPDATE', 'DELETE', 'CONNECT'];
+
+/** Stands in for a value too deep for JSON.stringify: spliced into the payload text as `{"a":{"a":…}}`. */
+const DEEP = '\u0000deep\u0000';
+
+export interface FuzzCase {
+  path: string;
+  /** The review as sent (a deep value appears as a placeholder string; `payload` has the real text). */
+  body: unknown;
+  payload: string;
+  /** What the case was generated as: 'random', 'mutated', 'fixture', 'deep', 'large', 'c1'. */
+  shape: string;
+}
+
+/** An array or map of `n` entries that fits the field it replaces, or random values. */
+function large(r: Random, n: number): unknown {
+  switch (Math.floor(r() * 4)) {
+    case 0: return Array.from({ length: n }, (_, i) => ({ name: `E${i}`, value: 'v' }));
+    case 1: return Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, `v${i}`]));
+    case 2: return Array.from({ length: n }, (_, i) => ({ name: `c${i}`, image: 'x', volumeMounts: [{ name: 'data', mountPath: `/d/${i}`, subPathExpr: '$(A)' }] }));
+    default: return Array.from({ length: n }, () => randomValue(r, 3));
+  }
+}
+
+/** The review for case `i`. Deep and size shapes are a few percent of cases: they are the slow ones. */
+export function generate(r: Random, i: number): FuzzCase {
+  const path = pick(r, paths);
+  const { kind, object } = FUZZ_OBJECTS[path]!;
+  const request: Record<string, unknown> = {
+    uid: `uid-${i}`,
+    kind: { group: kind === 'Pod' ? '' : 'apps.kruise.io', version: kind === 'Pod' ? 'v1' : 'v1alpha1', kind },
+    resource: { group: '', version: 'v1', resource: kind === 'Pod' ? 'pods' : `${kind.toLowerCase()}s` },
+    namespace: 'default',
+    operation: OPS[Math.floor(r() * (r() < 0.8 ? 2 : 4))],
+    userInfo: { username: 'fuzz' },
+    object: structuredClone(object),
+    ...(r() < 0.4 ? { oldObject: structuredClone(object) } : {}),
+  };
+  const body = { apiVersion: r() < 0.5 ? 'admission.k8s.io/v1' : 'admission.k8s.io/v1beta1', kind: 'AdmissionReview', request };
+  const done = (shape: string, b: unknown = body, deepLevels = 0): FuzzCase => {
+    let payload = JSON.stringify(b);
+    if (deepLevels > 0) payload = payload.replace(JSON.stringify(DEEP), `${'{"a":'.repeat(deepLevels - 1)}{}${'}'.repeat(deepLevels - 1)}`);
+    return { path, body: b, payload, shape };
+  };
+  const roll = r();
+  if (roll < 0.05) return done('random', randomValue(r, 0));
+  if (roll < 0.055) {
+    // Past the depth limit (128) by a little or by a lot, somewhere in the object (or oldObject).
+    mutate(r() < 0.85 ? request.object : request, r, () => DEEP);
+    return done('deep', body, pick(r, [129, 130, 200, 2_000, 10_000]));
+  }
+  if (roll < 0.06) {
+    mutate(request.object, r, () => large(r, pick(r, [200, 1_000, 5_000])));
+    return done('large');
+  }
+  if (roll < 0.065) {
+    // The C1 shapes at small scale, on /mutate-pod whatever route was drawn.
+    const c = pick(r, COST_CASES);
+    const review = { ...body, request: { ...request, ...POD_REQUEST, operation: 'CREATE', object: c.pod(2 + Math.floor(r() * 20)) } };
+    return { ...done('c1', review), path: '/mutate-pod' };
+  }
+  const rounds = roll < 0.3 ? 1 : roll < 0.7 ? 2 + Math.floor(r() * 3) : 0;
+  for (let k = 0; k < rounds; k++) mutate(r() < 0.85 ? (r() < 0.9 ? request.object : body) : body, r);
+  return done(rounds ? 'mutated' : 'fixture');
+}
