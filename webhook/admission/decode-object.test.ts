@@ -211,6 +211,6 @@ describe('deep nesting is refused with 400 on every route (review L1)', () => {
 test('128 levels pass the depth check and 129 do not', () => {
   // Level 1 is the pod, 2 spec, 3 the unknown field's object: nested(126) there makes 128 levels.
   assert.doesNotThrow(() => decodeObject({ spec: { extra: nested(126) } }, PodDecoder));
-  assertRefused({ spec: { extra: nested(127) } }, PodDecoder, ['nested more than 128 levels deep (at spec.extra.a.a…', 'no Pod is']);
+  assertRefused({ spec: { extra: nested(127) } }, PodDecoder, ['nested more than 128 levels deep (at spec.extra.a.a…', 'no valid Pod nests that deep']);
   assertRefused({ spec: { containers: [{ name: 'a', env: [] }], x: [[nested(126)]] } }, PodDecoder, ['(at spec.x[0][0]….a.a)']);
 });

@@ -282,7 +282,7 @@ export function decodeObject<T>(value: unknown, decoder: ObjectDecoder, which: '
   if (!isObject(value)) throw new AdmissionDeniedError(`request.${which} must be a JSON object (got ${jsonType(value)})`, 400);
   const deep = tooDeepPath(value);
   if (deep !== undefined) {
-    throw new AdmissionDeniedError(`request.${which} is nested more than ${MAX_NESTING_DEPTH} levels deep (at ${deep}); no ${decoder.kind} is`, 400);
+    throw new AdmissionDeniedError(`request.${which} is nested more than ${MAX_NESTING_DEPTH} levels deep (at ${deep}); no valid ${decoder.kind} nests that deep`, 400);
   }
   let problems = shapeProblems(value, decoder.shape);
   if (problems.length === 0 && decoder.deep) problems = decoder.deep(value);
