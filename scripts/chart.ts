@@ -28,9 +28,9 @@ export function findHelm(repoRoot: string, env: Readonly<Record<string, string |
   return existsSync(helm) ? helm : undefined;
 }
 
-/** `helm template kruise-ts charts/kruise-ts` with extra arguments (`--set k=v`, `-f file`). */
-export function helmTemplate(helm: string, repoRoot: string, args: readonly string[] = []): string {
-  return execFileSync(helm, ['template', 'kruise-ts', join(repoRoot, CHART_DIR), ...args],
+/** `helm template kruise-ts <chart>` with extra arguments (`--set k=v`, `-f file`). */
+export function helmTemplate(helm: string, chart: string, args: readonly string[] = []): string {
+  return execFileSync(helm, ['template', 'kruise-ts', chart, ...args],
     { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 << 20 });
 }
 

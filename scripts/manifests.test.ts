@@ -8,7 +8,7 @@ import { dirname, join, resolve } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { loadAll } from 'js-yaml';
-import { CERT_MANAGER_VALUES, GENERATED_HEADER, MANIFEST_VALUES, findHelm, helmTemplate, manifestFiles, objectsByKey } from './chart.js';
+import { CERT_MANAGER_VALUES, CHART_DIR, GENERATED_HEADER, MANIFEST_VALUES, findHelm, helmTemplate, manifestFiles, objectsByKey } from './chart.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const helm = findHelm(repoRoot, process.env);
@@ -23,7 +23,7 @@ function assertSameObjects(actual: Map<string, unknown>, expected: Map<string, u
 }
 
 describe('manifests/ rendered from charts/kruise-ts', { skip: noHelm }, () => {
-  const render = (values: readonly string[]) => helmTemplate(helm as string, repoRoot, values);
+  const render = (values: readonly string[]) => helmTemplate(helm as string, join(repoRoot, CHART_DIR), values);
 
   it('the committed generated files are what npm run manifests writes, and no stale one is left', () => {
     const files = manifestFiles(render(MANIFEST_VALUES), render(CERT_MANAGER_VALUES));

@@ -4,7 +4,7 @@
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CERT_MANAGER_VALUES, GENERATED_HEADER, MANIFEST_VALUES, findHelm, helmTemplate, manifestFiles } from './chart.js';
+import { CERT_MANAGER_VALUES, CHART_DIR, GENERATED_HEADER, MANIFEST_VALUES, findHelm, helmTemplate, manifestFiles } from './chart.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -14,7 +14,8 @@ function main(): number {
     process.stderr.write('helm is not built: run `bash e2e/cluster/build.sh` first\n');
     return 1;
   }
-  const files = manifestFiles(helmTemplate(helm, repoRoot, MANIFEST_VALUES), helmTemplate(helm, repoRoot, CERT_MANAGER_VALUES));
+  const chart = join(repoRoot, CHART_DIR);
+  const files = manifestFiles(helmTemplate(helm, chart, MANIFEST_VALUES), helmTemplate(helm, chart, CERT_MANAGER_VALUES));
   const out = join(repoRoot, 'manifests');
   // A template the chart no longer has leaves no stale generated file behind.
   for (const dir of ['crd', 'base', 'overlays/cert-manager']) {
