@@ -195,6 +195,13 @@ describe('charts/kruise-ts', { skip: noHelm }, () => {
     }
   });
 
+  it('values of the wrong shape are refused with the value named (values.schema.json)', () => {
+    const refused = (values: object, re: RegExp) => assert.throws(() => render(values), (err: Error & { stderr?: string }) => re.test(String(err.stderr)));
+    refused({ webhookConfiguration: { failurePolicy: 'Sometimes' } }, /webhookConfiguration\/failurePolicy/);
+    refused({ manager: { antiAffinity: 'always' } }, /manager\/antiAffinity/);
+    refused({ manager: { replicas: 'two' } }, /manager\/replicas/);
+  });
+
   it('toggles: crds.managed, installation.createNamespace, networkPolicy.enabled, podDisruptionBudget.enabled', () => {
     const kinds = (objs: Obj[]) => new Set(objs.map((o) => o.kind));
     const all = kinds(render());
