@@ -1,0 +1,96 @@
+{{/* The image of all three components. */}}
+{{- define "kruise-ts.image" -}}
+{{ .Values.image.repository }}:{{ .Values.image.tag | default .Chart.AppVersion }}
+{{- end -}}
+
+{{/* pino level from a name or upstream's klog verbosity ("4"). */}}
+{{- define "kruise-ts.logLevel" -}}
+{{- $l := toString . -}}
+{{- if regexMatch "^[0-9]+$" $l -}}
+{{- $v := atoi $l -}}
+{{- if ge $v 5 }}trace{{ else if ge $v 3 }}debug{{ else }}info{{ end -}}
+{{- else -}}
+{{ $l }}
+{{- end -}}
+{{- end -}}
+
+{{/* FEATURE_GATES and LOG_LEVEL, shared by the three containers; args: (list $ logLevel). */}}
+{{- define "kruise-ts.commonEnv" -}}
+{{- $root := index . 0 -}}
+{{- $level := index . 1 -}}
+{{- if $root.Values.featureGates }}
+- {name: FEATURE_GATES, value: {{ $root.Values.featureGates | quote }}}
+{{- end }}
+{{- if $level }}
+- {name: LOG_LEVEL, value: {{ include "kruise-ts.logLevel" $level | quote }}}
+{{- end }}
+{{- end -}}
+
+{{/* Pod-spec fields the webhook and the controllers share; arg: (list $ control-plane-label). */}}
+{{- define "kruise-ts.managerPodSpec" -}}
+{{- $root := index . 0 -}}
+{{- $label := index . 1 -}}
+{{- with $root.Values.priorityClassName }}
+priorityClassName: {{ . }}
+{{- end }}
+{{- if $root.Values.manager.hostNetwork }}
+hostNetwork: true
+dnsPolicy: ClusterFirstWithHostNet
+{{- end }}
+{{- with $root.Values.manager.nodeSelector }}
+nodeSelector: {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- with $root.Values.manager.tolerations }}
+tolerations: {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- with $root.Values.imagePullSecrets }}
+imagePullSecrets: {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- if eq $root.Values.manager.antiAffinity "preferred" }}
+affinity:
+  podAntiAffinity:
+    preferredDuringSchedulingIgnoredDuringExecution:
+      - weight: 100
+        podAffinityTerm:
+          topologyKey: kubernetes.io/hostname
+          labelSelector: {matchLabels: {control-plane: {{ $label }}}}
+{{- else if eq $root.Values.manager.antiAffinity "required" }}
+affinity:
+  podAntiAffinity:
+    requiredDuringSchedulingIgnoredDuringExecution:
+      - topologyKey: kubernetes.io/hostname
+        labelSelector: {matchLabels: {control-plane: {{ $label }}}}
+{{- else if $root.Values.manager.antiAffinity }}
+{{- fail "manager.antiAffinity: preferred, required or empty" }}
+{{- end }}
+{{- end -}}
+
+{{/* The pod webhook's namespaceSelector: kruise's own namespaces and kube-system are never sent to it. */}}
+{{- define "kruise-ts.podNamespaceSelector" -}}
+{{- $sel := .Values.webhookConfiguration.namespaceSelector | default dict -}}
+{{- with $sel.matchLabels }}
+matchLabels: {{- toYaml . | nindent 2 }}
+{{- end }}
+matchExpressions:
+  - key: control-plane
+    operator: NotIn
+    values:
+      - openkruise
+  - key: kubernetes.io/metadata.name
+    operator: NotIn
+    values:
+      - kube-system
+{{- with $sel.matchExpressions }}
+{{- toYaml . | nindent 2 }}
+{{- end }}
+{{- end -}}
+
+{{/* Annotations of both webhook configurations beyond `template`. */}}
+{{- define "kruise-ts.webhookAnnotations" -}}
+{{- if .Values.externalCerts.enabled }}
+cert-manager.io/inject-ca-from: kruise-system/kruise-webhook-cert
+{{- end }}
+{{- with .Values.externalCerts.annotations }}
+{{ toYaml . }}
+{{- end }}
+{{- end -}}

@@ -1,0 +1,214 @@
+// charts/kruise-ts rendered with `helm template` under various values: each value reaches the objects it names.
+// CI builds helm in e2e/setup.sh (e2e/cluster/build.sh); without it these tests are skipped.
+import assert from 'node:assert/strict';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { load, loadAll } from 'js-yaml';
+import { CHART_DIR, findHelm, helmTemplate } from './chart.js';
+
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const helm = findHelm(repoRoot, process.env);
+const noHelm = helm ? false : 'helm is not built (bash e2e/cluster/build.sh builds it into the cache); skipped';
+const version = (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string }).version;
+
+interface Env { name: string; value?: string }
+interface Container { name: string; image: string; env: Env[]; volumeMounts: { name: string; mountPath: string }[]; resources: unknown }
+interface PodSpec { containers: Container[]; priorityClassName?: string; affinity?: { podAntiAffinity: Record<string, unknown> }; volumes: { name: string; hostPath?: { path: string } }[] }
+interface Obj {
+  apiVersion: string; kind: string; metadata: { name: string; namespace?: string; labels?: Record<string, string>; annotations?: Record<string, string> };
+  spec?: { replicas?: number; template?: { spec: PodSpec }; isCA?: boolean; issuerRef?: { name: string }; selfSigned?: object; ca?: { secretName: string }; secretName?: string };
+  webhooks?: { name: string; failurePolicy: string; timeoutSeconds: number; namespaceSelector?: { matchLabels?: Record<string, string>; matchExpressions: { key: string }[] }; objectSelector?: unknown }[];
+  data?: Record<string, string>;
+}
+
+const tmp = mkdtempSync(join(tmpdir(), 'kruise-ts-chart-'));
+after(() => rmSync(tmp, { recursive: true, force: true }));
+let n = 0;
+function render(values: object = {}, chart = join(repoRoot, CHART_DIR)): Obj[] {
+  const file = join(tmp, `values-${n++}.yaml`);
+  writeFileSync(file, JSON.stringify(values));
+  return (loadAll(helmTemplate(helm as string, chart, ['-f', file])) as (Obj | null)[]).filter((o): o is Obj => !!o);
+}
+const find = (objs: Obj[], kind: string, name: string) => objs.find((o) => o.kind === kind && o.metadata.name === name);
+const get = (objs: Obj[], kind: string, name: string) => {
+  const o = find(objs, kind, name);
+  assert.ok(o, `${kind} ${name} rendered`);
+  return o;
+};
+const container = (objs: Obj[], kind: string, name: string) => get(objs, kind, name).spec?.template?.spec.containers[0] as Container;
+const env = (c: Container, name: string) => c.env.find((e) => e.name === name)?.value;
+const WORKLOADS = [['Deployment', 'kruise-webhook'], ['Deployment', 'kruise-controller-manager'], ['DaemonSet', 'kruise-daemon']] as const;
+const podWebhook = (objs: Obj[]) => get(objs, 'MutatingWebhookConfiguration', 'kruise-mutating-webhook-configuration').webhooks?.find((w) => w.name === 'mpod.kb.io');
+
+describe('charts/kruise-ts', { skip: noHelm }, () => {
+  it('Chart.yaml version and appVersion are package.json version, and the image tag defaults to it', () => {
+    const chart = load(readFileSync(join(repoRoot, CHART_DIR, 'Chart.yaml'), 'utf8')) as { version: string; appVersion: string };
+    assert.equal(chart.version, version);
+    assert.equal(chart.appVersion, version);
+    const objs = render();
+    for (const [kind, name] of WORKLOADS) assert.equal(container(objs, kind, name).image, `kruise-ts/manager:${version}`, name);
+    const tagged = render({ image: { repository: 'registry.example/kruise-ts', tag: 'v9', pullPolicy: 'Always' }, imagePullSecrets: [{ name: 'regcred' }] });
+    for (const [kind, name] of WORKLOADS) {
+      assert.equal(container(tagged, kind, name).image, 'registry.example/kruise-ts:v9', name);
+      assert.deepEqual((get(tagged, kind, name).spec?.template?.spec as { imagePullSecrets?: unknown }).imagePullSecrets, [{ name: 'regcred' }], name);
+    }
+  });
+
+  it('featureGates becomes FEATURE_GATES of the webhook, the controllers and the daemon; none by default', () => {
+    const gates = 'ImagePullJobGate=true,ResourceDistributionGate=false';
+    const objs = render({ featureGates: gates });
+    for (const [kind, name] of WORKLOADS) assert.equal(env(container(objs, kind, name), 'FEATURE_GATES'), gates, name);
+    for (const [kind, name] of WORKLOADS) assert.equal(env(container(render(), kind, name), 'FEATURE_GATES'), undefined, name);
+  });
+
+  it('log levels: a pino name as is, upstream klog verbosity mapped (4 → debug, 6 → trace, 2 → info)', () => {
+    const objs = render({ manager: { log: { level: '4' } }, daemon: { log: { level: 'warn' } } });
+    assert.equal(env(container(objs, 'Deployment', 'kruise-webhook'), 'LOG_LEVEL'), 'debug');
+    assert.equal(env(container(objs, 'Deployment', 'kruise-controller-manager'), 'LOG_LEVEL'), 'debug');
+    assert.equal(env(container(objs, 'DaemonSet', 'kruise-daemon'), 'LOG_LEVEL'), 'warn');
+    assert.equal(env(container(render({ manager: { log: { level: 6 } } }), 'Deployment', 'kruise-webhook'), 'LOG_LEVEL'), 'trace');
+    assert.equal(env(container(render({ manager: { log: { level: '2' } } }), 'Deployment', 'kruise-webhook'), 'LOG_LEVEL'), 'info');
+  });
+
+  it('webhookConfiguration: failurePolicy and the selectors reach the pod webhook only, kruise and kube-system stay excluded', () => {
+    const objs = render({ webhookConfiguration: {
+      failurePolicy: 'Ignore', timeoutSeconds: 15, podTimeoutSeconds: 5,
+      namespaceSelector: { matchLabels: { 'kruise.io/inject': 'on' }, matchExpressions: [{ key: 'tier', operator: 'In', values: ['web'] }] },
+      objectSelector: { matchExpressions: [{ key: 'kruise.io/skip', operator: 'DoesNotExist' }] },
+    } });
+    const pod = podWebhook(objs);
+    assert.equal(pod?.failurePolicy, 'Ignore');
+    assert.equal(pod?.timeoutSeconds, 5);
+    assert.deepEqual(pod?.namespaceSelector?.matchLabels, { 'kruise.io/inject': 'on' });
+    assert.deepEqual(pod?.namespaceSelector?.matchExpressions.map((e) => e.key), ['control-plane', 'kubernetes.io/metadata.name', 'tier']);
+    assert.deepEqual(pod?.objectSelector, { matchExpressions: [{ key: 'kruise.io/skip', operator: 'DoesNotExist' }] });
+    const others = objs.filter((o) => o.kind.endsWith('WebhookConfiguration')).flatMap((o) => o.webhooks ?? []).filter((w) => w.name !== 'mpod.kb.io');
+    assert.equal(others.length, 8);
+    for (const w of others) {
+      assert.equal(w.failurePolicy, 'Fail', w.name);
+      assert.equal(w.timeoutSeconds, 15, w.name);
+      assert.equal(w.objectSelector, undefined, w.name);
+    }
+    const defaults = podWebhook(render());
+    assert.equal(defaults?.failurePolicy, 'Fail');
+    assert.equal(defaults?.timeoutSeconds, 10);
+    assert.equal(defaults?.objectSelector, undefined);
+  });
+
+  it('manager.replicas sets both Deployments, per-Deployment values override it', () => {
+    const objs = render({ manager: { replicas: 3, webhook: { replicas: 4 } } });
+    assert.equal(get(objs, 'Deployment', 'kruise-webhook').spec?.replicas, 4);
+    assert.equal(get(objs, 'Deployment', 'kruise-controller-manager').spec?.replicas, 3);
+  });
+
+  it('priorityClassName reaches both Deployments; the system-* quota only for a system-* class; empty: none', () => {
+    const custom = render({ priorityClassName: 'kruise-high' });
+    for (const name of ['kruise-webhook', 'kruise-controller-manager']) {
+      assert.equal(get(custom, 'Deployment', name).spec?.template?.spec.priorityClassName, 'kruise-high');
+    }
+    assert.equal(find(custom, 'ResourceQuota', 'kruise-critical-pods'), undefined);
+    assert.ok(find(render(), 'ResourceQuota', 'kruise-critical-pods'));
+    const none = render({ priorityClassName: '' });
+    assert.equal(get(none, 'Deployment', 'kruise-webhook').spec?.template?.spec.priorityClassName, undefined);
+  });
+
+  it('anti-affinity: preferred by hostname by default, required on request, none with ""', () => {
+    const pref = get(render(), 'Deployment', 'kruise-webhook').spec?.template?.spec.affinity?.podAntiAffinity;
+    assert.ok(pref?.preferredDuringSchedulingIgnoredDuringExecution);
+    const req = get(render({ manager: { antiAffinity: 'required' } }), 'Deployment', 'kruise-controller-manager').spec?.template?.spec.affinity?.podAntiAffinity;
+    assert.deepEqual(req?.requiredDuringSchedulingIgnoredDuringExecution,
+      [{ topologyKey: 'kubernetes.io/hostname', labelSelector: { matchLabels: { 'control-plane': 'controller-manager' } } }]);
+    assert.equal(get(render({ manager: { antiAffinity: '' } }), 'Deployment', 'kruise-webhook').spec?.template?.spec.affinity, undefined);
+  });
+
+  it('serviceMonitor.enabled adds ServiceMonitors for the manager and the daemon; off by default', () => {
+    assert.equal(render().filter((o) => o.kind === 'ServiceMonitor').length, 0);
+    const objs = render({ serviceMonitor: { enabled: true, labels: { release: 'prom' } } });
+    const monitors = objs.filter((o) => o.kind === 'ServiceMonitor');
+    assert.deepEqual(monitors.map((m) => `${m.metadata.namespace}/${m.metadata.name}`).sort(), ['kruise-daemon/kruise-daemon', 'kruise-system/kruise-manager']);
+    for (const m of monitors) assert.deepEqual(m.metadata.labels, { release: 'prom' });
+    assert.ok(get(objs, 'Service', 'kruise-webhook-metrics'));
+    assert.ok(get(objs, 'Service', 'kruise-controller-manager-metrics'));
+    assert.ok(get(objs, 'Service', 'kruise-daemon-metrics'));
+  });
+
+  it('grafanaDashboard.enabled makes a ConfigMap labelled grafana_dashboard of dashboards/*.json, none when off', () => {
+    const chart = join(tmp, 'chart-with-dashboard');
+    cpSync(join(repoRoot, CHART_DIR), chart, { recursive: true });
+    mkdirSync(join(chart, 'dashboards'), { recursive: true });
+    writeFileSync(join(chart, 'dashboards', 'test.json'), '{"title": "kruise-ts {{ not a template }}"}');
+    const on = get(render({ grafanaDashboard: { enabled: true } }, chart), 'ConfigMap', 'kruise-ts-dashboards');
+    assert.equal(on.metadata.labels?.grafana_dashboard, '1');
+    assert.deepEqual(on.data, { 'test.json': '{"title": "kruise-ts {{ not a template }}"}' });
+    assert.equal(find(render({}, chart), 'ConfigMap', 'kruise-ts-dashboards'), undefined);
+  });
+
+  it('externalCerts renders the cert-manager CA chain, injects the CA and mounts the serving certificate', () => {
+    const objs = render({ externalCerts: { enabled: true } });
+    assert.ok(get(objs, 'Issuer', 'kruise-selfsigned-issuer').spec?.selfSigned);
+    const ca = get(objs, 'Certificate', 'kruise-webhook-ca');
+    assert.equal(ca.spec?.isCA, true);
+    assert.equal(ca.spec?.issuerRef?.name, 'kruise-selfsigned-issuer');
+    assert.equal(get(objs, 'Issuer', 'kruise-webhook-ca-issuer').spec?.ca?.secretName, 'kruise-webhook-ca');
+    const serving = get(objs, 'Certificate', 'kruise-webhook-cert');
+    assert.equal(serving.spec?.issuerRef?.name, 'kruise-webhook-ca-issuer');
+    assert.equal(serving.spec?.secretName, 'kruise-webhook-certs');
+    for (const kind of ['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration']) {
+      const o = objs.find((x) => x.kind === kind);
+      assert.equal(o?.metadata.annotations?.['cert-manager.io/inject-ca-from'], 'kruise-system/kruise-webhook-cert', kind);
+    }
+    const webhook = container(objs, 'Deployment', 'kruise-webhook');
+    assert.equal(env(webhook, 'WEBHOOK_CERT_WRITER'), 'external');
+    assert.ok(webhook.volumeMounts.some((m) => m.name === 'webhook-certs' && m.mountPath === env(webhook, 'WEBHOOK_CERT_DIR')));
+    const defaults = render();
+    assert.equal(env(container(defaults, 'Deployment', 'kruise-webhook'), 'WEBHOOK_CERT_WRITER'), 'secret');
+    assert.equal(defaults.filter((o) => o.apiVersion.startsWith('cert-manager.io/')).length, 0);
+  });
+
+  it('daemon: socketLocation, socketFile, extraEnvs and resources reach the DaemonSet', () => {
+    const objs = render({ daemon: {
+      socketLocation: '/var/run', socketFile: 'crio/crio.sock', extraEnvs: [{ name: 'HTTPS_PROXY', value: 'http://proxy:8080' }],
+      resources: { limits: { memory: '300Mi' } },
+    } });
+    const ds = get(objs, 'DaemonSet', 'kruise-daemon').spec?.template?.spec as PodSpec;
+    assert.deepEqual(ds.volumes.find((v) => v.name === 'runtime-socket')?.hostPath?.path, '/var/run');
+    const c = ds.containers[0];
+    assert.equal(c.volumeMounts.find((m) => m.name === 'runtime-socket')?.mountPath, '/hostvarrun');
+    assert.equal(env(c, 'CRI_SOCKET_FILE'), 'crio/crio.sock');
+    assert.equal(c.env.at(-1)?.name, 'HTTPS_PROXY');
+    // Helm merges values over the defaults: the other quantities stay.
+    assert.deepEqual(c.resources, { limits: { cpu: '500m', memory: '300Mi' }, requests: { cpu: '0', memory: '0' } });
+    const crio = container(render({ daemon: { socketLocation: '/run/crio' } }), 'DaemonSet', 'kruise-daemon');
+    assert.equal(crio.volumeMounts.find((m) => m.name === 'runtime-socket')?.mountPath, '/hostvarrun/crio');
+  });
+
+  it('manager resources, nodeSelector and tolerations apply to both Deployments', () => {
+    const objs = render({ manager: { resources: { limits: { cpu: '2' } }, nodeSelector: { pool: 'system' }, tolerations: [{ key: 'system', operator: 'Exists' }] } });
+    for (const name of ['kruise-webhook', 'kruise-controller-manager']) {
+      const spec = get(objs, 'Deployment', name).spec?.template?.spec as PodSpec & { nodeSelector?: unknown; tolerations?: unknown };
+      assert.deepEqual(spec.containers[0].resources, { limits: { cpu: '2', memory: '1Gi' }, requests: { cpu: '100m', memory: '256Mi' } }, name);
+      assert.deepEqual(spec.nodeSelector, { pool: 'system' }, name);
+      assert.deepEqual(spec.tolerations, [{ key: 'system', operator: 'Exists' }], name);
+    }
+  });
+
+  it('values of the wrong shape are refused with the value named (values.schema.json)', () => {
+    const refused = (values: object, re: RegExp) => assert.throws(() => render(values), (err: Error & { stderr?: string }) => re.test(String(err.stderr)));
+    refused({ webhookConfiguration: { failurePolicy: 'Sometimes' } }, /webhookConfiguration\/failurePolicy/);
+    refused({ manager: { antiAffinity: 'always' } }, /manager\/antiAffinity/);
+    refused({ manager: { replicas: 'two' } }, /manager\/replicas/);
+  });
+
+  it('toggles: crds.managed, installation.createNamespace, networkPolicy.enabled, podDisruptionBudget.enabled', () => {
+    const kinds = (objs: Obj[]) => new Set(objs.map((o) => o.kind));
+    const all = kinds(render());
+    for (const k of ['CustomResourceDefinition', 'Namespace', 'NetworkPolicy', 'PodDisruptionBudget']) assert.ok(all.has(k), k);
+    assert.equal(render().filter((o) => o.kind === 'CustomResourceDefinition').length, 5);
+    const off = kinds(render({ crds: { managed: false }, installation: { createNamespace: false }, networkPolicy: { enabled: false }, podDisruptionBudget: { enabled: false } }));
+    for (const k of ['CustomResourceDefinition', 'Namespace', 'NetworkPolicy', 'PodDisruptionBudget']) assert.ok(!off.has(k), k);
+    assert.ok(off.has('Deployment'));
+  });
+});
