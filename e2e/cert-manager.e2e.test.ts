@@ -117,6 +117,8 @@ describe('cert-manager overlay with cert-manager v1.11.5', { skip, timeout: 900_
         ...process.env, KUBECONFIG: (cluster as Cluster).kubeconfig, POD_NAMESPACE: NS,
         WEBHOOK_CERT_WRITER: 'external', WEBHOOK_CERT_DIR: certDir, WEBHOOK_PORT: String(webhookPort),
         BIND_ADDRESS: '127.0.0.1', HEALTH_PORT: String(healthPort),
+        // Called by URL, not through a Service: nothing to drain on stop (webhook/drain.ts).
+        WEBHOOK_DRAIN_SECONDS: '0',
       });
     const m = manager;
     await waitFor('kruise-manager /readyz', async () => (await fetch(`http://127.0.0.1:${healthPort}/readyz`)).ok, 90_000,

@@ -32,7 +32,7 @@ async function once(app: App, mode: Mode, kubeconfig: string, logDir: string): P
   const args = mode === 'bundle' ? [join(repoRoot, BUNDLES[app].out)] : ['--import', 'tsx', join(repoRoot, `${app}/main.ts`)];
   const env = {
     ...process.env, KUBECONFIG: kubeconfig, POD_NAMESPACE: 'kruise-system', BIND_ADDRESS: '127.0.0.1', HEALTH_PORT: String(healthPort),
-    ...(app === 'webhook' ? { WEBHOOK_HOST: '127.0.0.1', WEBHOOK_PORT: String(webhookPort), WEBHOOK_CERT_WRITER: 'secret' } : { LEADER_ELECT: 'false' }),
+    ...(app === 'webhook' ? { WEBHOOK_HOST: '127.0.0.1', WEBHOOK_PORT: String(webhookPort), WEBHOOK_CERT_WRITER: 'secret', WEBHOOK_DRAIN_SECONDS: '0' } : { LEADER_ELECT: 'false' }),
   };
   const t = performance.now();
   const d = spawnDaemon(`${app}-${mode}`, process.execPath, args, join(logDir, `${app}-${mode}.log`), env);

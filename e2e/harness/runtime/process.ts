@@ -38,7 +38,13 @@ export function spawnDaemon(name: string, cmd: string, args: string[], logFile: 
       const timer = sleep(graceMs, true, { signal: grace.signal }).catch(() => false);
       const timedOut = await Promise.race([exit.then(() => false), timer]);
       grace.abort();
-      if (timedOut) { signalGroup('SIGKILL'); await exit; }
+      if (timedOut) {
+        signalGroup('SIGKILL');
+        // The child is unref'd: without a ref'd handle the test runner could find the loop empty before the exit
+        // event arrives, drop the pending stop and leave the rest of a teardown (a whole cluster) running.
+        const keepAlive = setInterval(() => {}, 1000);
+        try { await exit; } finally { clearInterval(keepAlive); }
+      }
     },
     tail(lines = 30) {
       try { return readFileSync(logFile, 'utf8').split('\n').slice(-lines).join('\n'); } catch { return ''; }
