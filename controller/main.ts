@@ -16,6 +16,7 @@ import { eventRecorder } from '../shared/kube/event-recorder.js';
 import { informerFactory, type CacheTransform } from '../shared/kube/informer-factory.js';
 import { resources } from '../shared/kube/resources.js';
 import { LeaderElector } from '../shared/kube/leader-election.js';
+import { leaderMetrics } from '../shared/kube/leader-metrics.js';
 import { makeRest } from '../shared/kube/rest.js';
 import { restLeaseClient } from '../shared/kube/rest-lease-client.js';
 import { cachedPod } from './cached-pod.js';
@@ -104,8 +105,10 @@ async function main(): Promise<void> {
     await runControllers(controllers, deps, signal);
   };
   let done: Promise<void> = Promise.resolve();
+  const leaderGauges = leaderMetrics(registry);
   if (!config.leaderElect) {
     log.warn('leader election disabled: run a single replica only');
+    leaderGauges.on(config.leaderElectionId);
     done = lead(stop.signal);
   } else {
     const elector = new LeaderElector({
@@ -116,6 +119,7 @@ async function main(): Promise<void> {
       identity: `${config.podName ?? hostname()}_${randomUUID()}`,
       clock: realClock,
       log: log.child({ component: 'leader-election' }),
+      metrics: leaderGauges,
       onStartedLeading: lead,
       onNewLeader: (identity) => log.info({ leader: identity }, 'leader observed'),
       // As controller-runtime: a replica that lost its lease exits, and its restart campaigns afresh with empty queues.
