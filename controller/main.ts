@@ -17,6 +17,7 @@ import { informerFactory, type CacheTransform } from '../shared/kube/informer-fa
 import { resources } from '../shared/kube/resources.js';
 import { LeaderElector } from '../shared/kube/leader-election.js';
 import { leaderMetrics } from '../shared/kube/leader-metrics.js';
+import { startMetricsServer } from '../shared/metrics-server.js';
 import { makeRest } from '../shared/kube/rest.js';
 import { restLeaseClient } from '../shared/kube/rest-lease-client.js';
 import { cachedPod } from './cached-pod.js';
@@ -86,6 +87,7 @@ async function main(): Promise<void> {
   });
   health.get('/metrics', async (_req, reply) => reply.header('content-type', registry.contentType).send(await registry.metrics()));
   await health.listen({ host: config.bindAddress, port: config.healthPort });
+  const metricsServer = config.metricsListen && await startMetricsServer({ ...config.metricsListen, registry });
 
   let closing = false;
   const shutdown = (signal: string, code = 0) => {
@@ -95,7 +97,7 @@ async function main(): Promise<void> {
     const force = setTimeout(() => process.exit(code || 1), 15_000);
     force.unref();
     stop.abort();
-    void Promise.allSettled([done, health.close()]).then(() => process.exit(code));
+    void Promise.allSettled([done, health.close(), metricsServer?.close()]).then(() => process.exit(code));
   };
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
