@@ -16,6 +16,8 @@ import { eventRecorder } from '../shared/kube/event-recorder.js';
 import { informerFactory, type CacheTransform } from '../shared/kube/informer-factory.js';
 import { resources } from '../shared/kube/resources.js';
 import { LeaderElector } from '../shared/kube/leader-election.js';
+import { leaderMetrics } from '../shared/kube/leader-metrics.js';
+import { startMetricsServer } from '../shared/metrics-server.js';
 import { makeRest } from '../shared/kube/rest.js';
 import { restLeaseClient } from '../shared/kube/rest-lease-client.js';
 import { cachedPod } from './cached-pod.js';
@@ -85,6 +87,7 @@ async function main(): Promise<void> {
   });
   health.get('/metrics', async (_req, reply) => reply.header('content-type', registry.contentType).send(await registry.metrics()));
   await health.listen({ host: config.bindAddress, port: config.healthPort });
+  const metricsServer = config.metricsListen && await startMetricsServer({ ...config.metricsListen, registry });
 
   let closing = false;
   const shutdown = (signal: string, code = 0) => {
@@ -94,7 +97,7 @@ async function main(): Promise<void> {
     const force = setTimeout(() => process.exit(code || 1), 15_000);
     force.unref();
     stop.abort();
-    void Promise.allSettled([done, health.close()]).then(() => process.exit(code));
+    void Promise.allSettled([done, health.close(), metricsServer?.close()]).then(() => process.exit(code));
   };
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
@@ -104,8 +107,10 @@ async function main(): Promise<void> {
     await runControllers(controllers, deps, signal);
   };
   let done: Promise<void> = Promise.resolve();
+  const leaderGauges = leaderMetrics(registry);
   if (!config.leaderElect) {
     log.warn('leader election disabled: run a single replica only');
+    leaderGauges.on(config.leaderElectionId);
     done = lead(stop.signal);
   } else {
     const elector = new LeaderElector({
@@ -116,6 +121,7 @@ async function main(): Promise<void> {
       identity: `${config.podName ?? hostname()}_${randomUUID()}`,
       clock: realClock,
       log: log.child({ component: 'leader-election' }),
+      metrics: leaderGauges,
       onStartedLeading: lead,
       onNewLeader: (identity) => log.info({ leader: identity }, 'leader observed'),
       // As controller-runtime: a replica that lost its lease exits, and its restart campaigns afresh with empty queues.

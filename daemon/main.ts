@@ -12,6 +12,7 @@ import type { DaemonContext, NodeController } from './context.js';
 import { startContainerRecreate } from './containerrecreate/controller.js';
 import { connectRuntime } from './cri/connect.js';
 import { startHealthServer, type HealthCheck } from './health.js';
+import { startMetricsServer } from '../shared/metrics-server.js';
 import { startImagePuller } from './imagepuller/controller.js';
 import { createDaemonMetrics } from './metrics.js';
 
@@ -52,7 +53,9 @@ async function main(): Promise<void> {
     host: cfg.bindAddress, port: cfg.healthPort, registry: metrics.registry, log,
     checks: () => [...controllers.flatMap((c) => c.healthChecks), informersFresh, criReachable],
   });
-  log.info({ version: VERSION, bind: cfg.bindAddress, port: health.port, controllers: controllers.map((c) => c.name) }, 'daemon started');
+  // Host network: health stays on the node's loopback for the kubelet while Prometheus scrapes METRICS_BIND_ADDRESS.
+  const metricsServer = cfg.metricsListen && await startMetricsServer({ ...cfg.metricsListen, registry: metrics.registry });
+  log.info({ version: VERSION, bind: cfg.bindAddress, port: health.port, metrics: cfg.metricsListen, controllers: controllers.map((c) => c.name) }, 'daemon started');
 
   let closing = false;
   const shutdown = (signal: string) => {
@@ -66,7 +69,7 @@ async function main(): Promise<void> {
     force.unref();
     stop.abort();
     void Promise.allSettled(controllers.map((c) => c.done))
-      .then(() => health.close())
+      .then(() => Promise.allSettled([health.close(), metricsServer?.close()]))
       .finally(() => {
         runtime.cri.close();
         log.info('stopped');

@@ -33,7 +33,10 @@ export function createDaemonMetrics(opts: { defaultMetrics?: boolean } = {}): Da
     registers,
   });
   // Zero series so rate() and absent() work from the first scrape.
-  for (const result of ['succeeded', 'failed'] as const) pullDuration.zero({ result });
+  for (const result of ['succeeded', 'failed'] as const) {
+    pullDuration.zero({ result });
+    crrOutcomes.inc({ result }, 0);
+  }
   return {
     registry,
     pullsInFlight: new Gauge({ name: 'kruise_daemon_image_pulls_in_flight', help: 'Image pulls running now.', registers }),

@@ -141,3 +141,11 @@ test('API timeouts and cache health: defaults, overrides, and windows that would
   assert.throws(() => loadConfig({ KUBE_API_TIMEOUT_SECONDS: 'soon' }), (e: unknown) =>
     e instanceof ConfigError && e.problems.length === 1 && /^KUBE_API_TIMEOUT_SECONDS/.test(e.problems[0]!), 'a refused value is its only problem');
 });
+
+test('METRICS_PORT adds a metrics-only listener on METRICS_BIND_ADDRESS (else BIND_ADDRESS); unset, there is none', () => {
+  assert.equal(loadConfig({}).metricsListen, undefined);
+  assert.deepEqual(loadConfig({ METRICS_PORT: '8080', BIND_ADDRESS: '0.0.0.0' }).metricsListen, { host: '0.0.0.0', port: 8080 });
+  assert.deepEqual(loadDaemonConfig({ NODE_NAME: 'n', METRICS_PORT: '10223', METRICS_BIND_ADDRESS: '0.0.0.0' }).metricsListen, { host: '0.0.0.0', port: 10223 });
+  assert.throws(() => loadConfig({ METRICS_PORT: '8000' }), (err: unknown) => err instanceof ConfigError && err.problems.some((p) => p.startsWith('METRICS_PORT: 8000 is the health port')));
+  assert.throws(() => loadDaemonConfig({ NODE_NAME: 'n', METRICS_BIND_ADDRESS: '0.0.0.0' }), (err: unknown) => err instanceof ConfigError && err.problems.includes('METRICS_BIND_ADDRESS: needs METRICS_PORT'));
+});

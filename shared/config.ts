@@ -67,6 +67,9 @@ const Env = Type.Object({
   BIND_ADDRESS: Type.String({ minLength: 1, default: '127.0.0.1' }),
   // No schema default: the manager listens on 8000, the daemon on upstream's 10221.
   HEALTH_PORT: Type.Optional(Type.Integer({ minimum: 1, maximum: 65535 })),
+  // Unset: /metrics is served on the health port only. Set (upstream's manager uses 8080): also on its own listener.
+  METRICS_PORT: Type.Optional(Type.Integer({ minimum: 1, maximum: 65535 })),
+  METRICS_BIND_ADDRESS: Type.Optional(Type.String({ minLength: 1 })),
   KUBECONFIG: Type.Optional(Type.String({ minLength: 1 })),
   LOG_LEVEL: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)), { default: 'info' }),
   FEATURE_GATES: Type.String({ default: '' }),
@@ -117,7 +120,22 @@ export interface ApiHealthConfig {
   readonly livenessStaleAfterMs: number;
 }
 
-export interface Config extends ApiHealthConfig {
+/** A listener that serves only /metrics (shared/metrics-server.ts), besides the health port's /metrics. */
+export interface MetricsListenConfig {
+  /** undefined unless METRICS_PORT is set; host is METRICS_BIND_ADDRESS, else BIND_ADDRESS. */
+  readonly metricsListen: { readonly host: string; readonly port: number } | undefined;
+}
+
+function metricsListen(e: ParsedEnv, healthPort: number, problems: string[]): MetricsListenConfig {
+  if (e.METRICS_PORT === undefined) {
+    if (e.METRICS_BIND_ADDRESS !== undefined) problems.push('METRICS_BIND_ADDRESS: needs METRICS_PORT');
+    return { metricsListen: undefined };
+  }
+  if (e.METRICS_PORT === healthPort) problems.push(`METRICS_PORT: ${e.METRICS_PORT} is the health port; unset it to serve /metrics there only`);
+  return { metricsListen: Object.freeze({ host: e.METRICS_BIND_ADDRESS ?? e.BIND_ADDRESS, port: e.METRICS_PORT }) };
+}
+
+export interface Config extends ApiHealthConfig, MetricsListenConfig {
   readonly namespace: string;
   readonly secretName: string;
   readonly serviceName: string;
@@ -230,9 +248,11 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   // Node refuses a headers timeout above the request timeout.
   if (e.WEBHOOK_HEADERS_TIMEOUT_SECONDS > e.WEBHOOK_REQUEST_TIMEOUT_SECONDS) problems.push(`WEBHOOK_HEADERS_TIMEOUT_SECONDS (${e.WEBHOOK_HEADERS_TIMEOUT_SECONDS}) must not exceed WEBHOOK_REQUEST_TIMEOUT_SECONDS (${e.WEBHOOK_REQUEST_TIMEOUT_SECONDS})`);
   const health = apiHealth(e, problems);
+  const metrics = metricsListen(e, e.HEALTH_PORT ?? 8000, problems);
   if (problems.length) throw new ConfigError(problems);
   return Object.freeze({
     ...health,
+    ...metrics,
     namespace: e.POD_NAMESPACE,
     secretName: e.SECRET_NAME,
     serviceName: e.SERVICE_NAME,
@@ -269,7 +289,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
 }
 
 /** The node daemon's settings (kruise-daemon's env and flags, spec/daemon-and-controllers.md §1.1–1.2). */
-export interface DaemonConfig extends ApiHealthConfig {
+export interface DaemonConfig extends ApiHealthConfig, MetricsListenConfig {
   /** The node this daemon serves; the DaemonSet sets it from `spec.nodeName`. */
   readonly nodeName: string;
   /** The daemon's own namespace (`kruise-daemon` in manifests/); pull Secrets come from `daemonConfigNamespace`. */
@@ -299,9 +319,11 @@ export function loadDaemonConfig(env: Record<string, string | undefined>): Daemo
   if (!e.NODE_NAME) problems.push('NODE_NAME: not found NODE_NAME in environments');
   if (e.CRI_ENDPOINT && e.CRI_SOCKET_FILE) problems.push('CRI_ENDPOINT and CRI_SOCKET_FILE are both set; set one (an absolute socket, or a file under /hostvarrun)');
   const health = apiHealth(e, problems);
+  const metrics = metricsListen(e, e.HEALTH_PORT ?? DAEMON_HEALTH_PORT, problems);
   if (problems.length) throw new ConfigError(problems);
   return Object.freeze({
     ...health,
+    ...metrics,
     nodeName: e.NODE_NAME!,
     namespace: e.POD_NAMESPACE,
     criEndpoint: e.CRI_ENDPOINT,

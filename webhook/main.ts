@@ -21,6 +21,7 @@ import { makeRoutes } from './handlers/index.js';
 import { cachedCanWrite, type CanWrite } from './handlers/write-access.js';
 import { buildHealthApp } from './health.js';
 import { createMetrics } from './metrics.js';
+import { startMetricsServer } from '../shared/metrics-server.js';
 import { attachCertificateSource, firstCertificate, type CertificateSource } from './tls.js';
 
 function certificateSource(config: Config, kube: Kube, log: Logger): CertificateSource {
@@ -121,6 +122,7 @@ async function main(): Promise<void> {
   const readiness = () => (drain.draining ? 'shutting down' : null) ?? probes.readiness() ?? (source.healthy() ? null : 'no valid serving certificate');
   const health = buildHealthApp({ log, readiness, liveness: probes.liveness, metrics });
   await health.listen({ host: config.bindAddress, port: config.healthPort });
+  const metricsServer = config.metricsListen && await startMetricsServer({ ...config.metricsListen, registry: metrics.registry });
 
   log.info({ writer: config.certWriter }, 'waiting for the serving certificate');
   const first = await firstCertificate(source, stop.signal);
@@ -137,7 +139,7 @@ async function main(): Promise<void> {
     closing = true;
     log.info({ signal }, 'shutting down');
     // drain.ts: not-ready at once, serve through the drain, then close; the caches keep running until the close.
-    const close = () => Promise.allSettled([app.close(), health.close()]).then(() => stop.abort());
+    const close = () => Promise.allSettled([app.close(), health.close(), metricsServer?.close()]).then(() => stop.abort());
     const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
     void drainThenClose({ state: drain, drainMs: config.drainMs, graceMs: config.shutdownGraceMs, close, delay, log })
       .then((outcome) => process.exit(outcome === 'closed' ? 0 : 1));

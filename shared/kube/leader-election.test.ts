@@ -2,7 +2,9 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { pino } from 'pino';
 import { FakeClock } from '../clock.js';
+import { Registry } from 'prom-client';
 import { LeaderElector, LeaseConflictError, type LeaderElectionOptions, type LeaseClient, type LeaseRecord } from './leader-election.js';
+import { leaderMetrics } from './leader-metrics.js';
 
 /** An API server holding Leases, with the resourceVersion checks that make leader election safe. */
 class FakeLeaseServer {
@@ -148,6 +150,28 @@ describe('LeaderElector', () => {
     b.stop();
     await clock.advance(10_000);
     await b.done;
+  });
+
+  it('exports leader_election_master_status{name} and kruise_manager_is_leader: 0 standing by, 1 leading, 0 after losing', async () => {
+    const clock = new FakeClock(0);
+    const server = new FakeLeaseServer();
+    const registries = { a: new Registry(), b: new Registry() };
+    const a = candidate('a', server, clock, [], { metrics: leaderMetrics(registries.a) });
+    const b = candidate('b', server, clock, [], { metrics: leaderMetrics(registries.b) });
+    const read = async (r: Registry) => {
+      const status = (await r.getSingleMetric('leader_election_master_status')!.get()).values;
+      const mine = (await r.getSingleMetric('kruise_manager_is_leader')!.get()).values;
+      return [status.map((v) => `${v.labels.name}=${v.value}`).join(), mine[0]?.value];
+    };
+    await clock.advance(1_000);
+    assert.deepEqual([await read(registries.a), await read(registries.b)], [['kruise-ts-manager=1', 1], ['kruise-ts-manager=0', 0]]);
+    a.conn.mode = 'fail';
+    await clock.advance(30_000);
+    assert.deepEqual([await read(registries.a), await read(registries.b)], [['kruise-ts-manager=0', 0], ['kruise-ts-manager=1', 1]]);
+    assert.match(await registries.b.metrics(), /# HELP leader_election_master_status Gauge of if the reporting system is master of the relevant lease, 0 indicates backup, 1 indicates master/);
+    b.stop();
+    await clock.advance(10_000);
+    await Promise.all([a.done, b.done]);
   });
 
   it('aborts the leading signal when leadership is lost, then calls onStoppedLeading', async () => {

@@ -6,6 +6,7 @@
 // record change, never by comparing our clock with the holder's renewTime (clocks may be skewed).
 import type { Logger } from 'pino';
 import { sleep, type Clock } from '../clock.js';
+import type { LeaderMetrics } from './leader-metrics.js';
 
 /** The Lease fields leader election uses; times are epoch milliseconds. */
 export interface LeaseRecord {
@@ -57,6 +58,8 @@ export interface LeaderElectionOptions {
   onStoppedLeading?: () => void;
   /** Called whenever a different holder is observed (including ourselves). */
   onNewLeader?: (identity: string) => void;
+  /** Told on(name) when leadership is acquired and off(name) when campaigning starts and when leadership ends. */
+  metrics?: LeaderMetrics;
   /** Clear the holder on stop so a successor need not wait out the lease (controller-runtime LeaderElectionReleaseOnCancel). Default true. */
   releaseOnCancel?: boolean;
 }
@@ -94,9 +97,12 @@ export class LeaderElector {
    * (when stopping) releases the lease. Resolves after onStoppedLeading; it does not campaign again.
    */
   async run(signal: AbortSignal): Promise<void> {
-    const { log } = this.o;
+    const { log, metrics, name } = this.o;
+    // A standby reports 0 (client-go reports nothing until it first leads), so "no leader anywhere" is visible.
+    metrics?.off(name);
     if (!(await this.acquire(signal))) return;
     this.leading = true;
+    metrics?.on(name);
     log.info({ lease: this.leaseName(), identity: this.o.identity }, 'acquired lease');
     const leadership = new AbortController();
     const stop = () => leadership.abort();
@@ -109,6 +115,7 @@ export class LeaderElector {
     } finally {
       signal.removeEventListener('abort', stop);
       this.leading = false;
+      metrics?.off(name);
       leadership.abort();
       if (signal.aborted) log.info({ lease: this.leaseName() }, 'stopping; giving up leadership');
       else log.error({ lease: this.leaseName(), renewDeadlineSeconds: this.o.renewDeadlineSeconds }, 'failed to renew lease; leadership lost');

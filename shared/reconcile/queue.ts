@@ -8,6 +8,18 @@ import { defaultControllerRateLimiter, type RateLimiter } from './backoff.js';
 
 export type GetResult = { key: string; shutdown: false } | { key: undefined; shutdown: true };
 
+/**
+ * What the queue reports to its metrics, as client-go's queueMetrics: add when a key becomes dirty (duplicates are
+ * not counted), get when it is handed to a worker, done when the worker finishes, retry on every addAfter /
+ * addRateLimited. Kept as events so timing and naming live in one place (reconcile/metrics.ts).
+ */
+export interface QueueMetricsSink {
+  add(key: string): void;
+  get(key: string): void;
+  done(key: string): void;
+  retry(): void;
+}
+
 export interface WorkQueueOptions {
   clock: Clock;
   /** Defaults to controller-runtime's exponential (5 ms..1000 s) + bucket (10 qps, burst 100). */
@@ -23,6 +35,7 @@ export class WorkQueue {
   private readonly waiting = new Map<string, { due: number; handle: TimerHandle }>();
   private readonly getters: ((r: GetResult) => void)[] = [];
   private readonly depthListeners = new Set<(depth: number) => void>();
+  private readonly sinks = new Set<QueueMetricsSink>();
   private drained: (() => void)[] = [];
   private shuttingDown = false;
 
@@ -34,6 +47,7 @@ export class WorkQueue {
   /** Marks `key` as needing work. A no-op while it is already queued, or after shutDown. */
   add(key: string): void {
     if (this.shuttingDown || this.dirty.has(key)) return;
+    for (const m of this.sinks) m.add(key);
     this.dirty.add(key);
     if (this.processing.has(key)) return;
     this.push(key);
@@ -42,6 +56,7 @@ export class WorkQueue {
   /** Adds `key` after `ms`. If the key is already waiting, the earlier of the two deadlines wins. */
   addAfter(key: string, ms: number): void {
     if (this.shuttingDown) return;
+    for (const m of this.sinks) m.retry();
     if (ms <= 0) return this.add(key);
     const due = this.clock.now() + ms;
     const existing = this.waiting.get(key);
@@ -82,6 +97,7 @@ export class WorkQueue {
 
   /** Ends processing of `key`; if it was re-added meanwhile, it goes back on the queue now. */
   done(key: string): void {
+    if (this.processing.has(key)) for (const m of this.sinks) m.done(key);
     this.processing.delete(key);
     if (this.dirty.has(key) && !this.shuttingDown) this.push(key);
     if (this.shuttingDown && this.processing.size === 0) this.releaseDrainers();
@@ -101,6 +117,12 @@ export class WorkQueue {
     this.depthListeners.add(fn);
     fn(this.queue.length);
     return () => this.depthListeners.delete(fn);
+  }
+
+  /** Reports queue events to `sink` (a metrics adapter). Returns an unsubscribe function. */
+  instrument(sink: QueueMetricsSink): () => void {
+    this.sinks.add(sink);
+    return () => this.sinks.delete(sink);
   }
 
   /**
@@ -131,6 +153,7 @@ export class WorkQueue {
   private take(key: string): GetResult {
     this.processing.add(key);
     this.dirty.delete(key);
+    for (const m of this.sinks) m.get(key);
     this.notifyDepth();
     return { key, shutdown: false };
   }

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { register as globalRegistry, Registry } from 'prom-client';
-import { FakeClock, flush } from '../clock.js';
+import { FakeClock, flush, sleep } from '../clock.js';
 import { ExponentialFailureRateLimiter } from './backoff.js';
 import { WorkQueue } from './queue.js';
 import { runReconciler } from './runner.js';
@@ -177,9 +177,43 @@ describe('runReconciler', () => {
     const text = await registry.metrics();
     assert.match(text, /controller_runtime_reconcile_total\{controller="a",result="success"\} 1/);
     assert.match(text, /controller_runtime_reconcile_total\{controller="b",result="success"\} 0/);
-    assert.match(text, /workqueue_depth\{name="a"\} 0/);
+    assert.match(text, /workqueue_depth\{name="a",controller="a"\} 0/);
     assert.equal(globalRegistry.getSingleMetric('controller_runtime_reconcile_total'), undefined, 'nothing leaks into the global registry');
     ac.abort();
     await Promise.all([a, b]);
+  });
+
+  it('exports controller-runtime worker gauges and the client-go workqueue family, timed on the injected clock', async () => {
+    const registry = new Registry();
+    const clock = new FakeClock();
+    const ac = new AbortController();
+    const queue = new WorkQueue({ clock });
+    let calls = 0;
+    // Each reconcile takes 2 s of fake time; the first one asks to be requeued (a retry, as client-go's AddAfter).
+    const reconcile: ReconcileFn = async () => { await sleep(clock, 2000); return ++calls === 1 ? { requeueAfterMs: 60_000 } : {}; };
+    const done = runReconciler({ name: 'c', reconcile, queue, workers: 1, log: pino({ level: 'silent' }), metrics: registry, signal: ac.signal, clock });
+    const value = async (metric: string) => {
+      const m = (await registry.getSingleMetric(metric)!.get()).values.find((v) => v.labels.controller === 'c' && !('le' in v.labels)
+        && (!('metricName' in v) || v.metricName === metric));
+      return m?.value;
+    };
+    const sum = async (metric: string) => (await registry.getSingleMetric(metric)!.get()).values
+      .find((v) => (v as { metricName?: string }).metricName === `${metric}_sum` && v.labels.name === 'c')?.value;
+    queue.add('b'); // handed to the waiting worker at once
+    queue.add('a');
+    queue.add('a'); // duplicate of a queued key: not an add
+    await clock.advance(1000);
+    assert.deepEqual(
+      [await value('controller_runtime_max_concurrent_reconciles'), await value('controller_runtime_active_workers'), await value('workqueue_depth'),
+        await value('workqueue_unfinished_work_seconds'), await value('workqueue_longest_running_processor_seconds')],
+      [1, 1, 1, 1, 1]);
+    await clock.advance(3000); // b done at 2 s, a taken at 2 s (waited 2 s) and done at 4 s
+    assert.deepEqual(
+      [await value('workqueue_adds_total'), await value('workqueue_retries_total'), await value('controller_runtime_active_workers'),
+        await value('workqueue_unfinished_work_seconds'), await sum('workqueue_queue_duration_seconds'), await sum('workqueue_work_duration_seconds')],
+      [2, 1, 0, 0, 2, 4]);
+    assert.match(await registry.metrics(), /# HELP workqueue_retries_total Total number of retries handled by workqueue\n/);
+    ac.abort();
+    await done;
   });
 });

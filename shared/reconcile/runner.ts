@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import { realClock, type Clock } from '../clock.js';
-import { reconcileMetrics, type ReconcileMetrics, type ReconcileOutcome } from './metrics.js';
+import { reconcileMetrics, workqueueMetrics, type ReconcileMetrics, type ReconcileOutcome } from './metrics.js';
 import type { WorkQueue } from './queue.js';
 import { isTerminalError, type ReconcileFn } from './types.js';
 
@@ -41,20 +41,22 @@ export interface RunReconcilerOptions {
 export async function runReconciler(opts: RunReconcilerOptions): Promise<void> {
   const { queue, signal } = opts;
   const log = opts.log.child({ controller: opts.name });
-  const metrics = opts.metrics ? reconcileMetrics(opts.metrics, opts.name) : undefined;
+  const workers = Math.max(1, opts.workers);
+  const metrics = opts.metrics ? reconcileMetrics(opts.metrics, opts.name, workers) : undefined;
   const unobserve = metrics ? queue.observeDepth((d) => metrics.setDepth(d)) : undefined;
+  const uninstrument = opts.metrics ? queue.instrument(workqueueMetrics(opts.metrics, opts.name, opts.clock ?? realClock)) : undefined;
   const onAbort = () => void queue.shutDown();
   if (signal.aborted) onAbort();
   else signal.addEventListener('abort', onAbort, { once: true });
 
   log.info({ workers: opts.workers }, 'starting workers');
-  const workers = Array.from({ length: Math.max(1, opts.workers) }, () => worker(opts, log, metrics));
   try {
-    await Promise.all(workers);
+    await Promise.all(Array.from({ length: workers }, () => worker(opts, log, metrics)));
     await queue.shutDown();
   } finally {
     signal.removeEventListener('abort', onAbort);
     unobserve?.();
+    uninstrument?.();
   }
   log.info('all workers finished');
 }
@@ -63,9 +65,11 @@ async function worker(opts: RunReconcilerOptions, log: Logger, metrics: Reconcil
   for (;;) {
     const item = await opts.queue.get();
     if (item.shutdown) return;
+    metrics?.active(1);
     try {
       await processKey(opts, item.key, log, metrics);
     } finally {
+      metrics?.active(-1);
       opts.queue.done(item.key);
     }
   }
