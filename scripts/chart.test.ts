@@ -138,12 +138,15 @@ describe('charts/kruise-ts', { skip: noHelm }, () => {
   it('grafanaDashboard.enabled makes a ConfigMap labelled grafana_dashboard of dashboards/*.json, none when off', () => {
     const chart = join(tmp, 'chart-with-dashboard');
     cpSync(join(repoRoot, CHART_DIR), chart, { recursive: true });
+    rmSync(join(chart, 'dashboards'), { recursive: true, force: true });
     mkdirSync(join(chart, 'dashboards'), { recursive: true });
     writeFileSync(join(chart, 'dashboards', 'test.json'), '{"title": "kruise-ts {{ not a template }}"}');
     const on = get(render({ grafanaDashboard: { enabled: true } }, chart), 'ConfigMap', 'kruise-ts-dashboards');
     assert.equal(on.metadata.labels?.grafana_dashboard, '1');
     assert.deepEqual(on.data, { 'test.json': '{"title": "kruise-ts {{ not a template }}"}' });
     assert.equal(find(render({}, chart), 'ConfigMap', 'kruise-ts-dashboards'), undefined);
+    // The chart's own dashboard (scripts/dashboard.test.ts checks its queries) is what ships.
+    assert.deepEqual(Object.keys(get(render({ grafanaDashboard: { enabled: true } }), 'ConfigMap', 'kruise-ts-dashboards').data ?? {}), ['kruise-ts.json']);
   });
 
   it('externalCerts renders the cert-manager CA chain, injects the CA and mounts the serving certificate', () => {
