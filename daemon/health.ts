@@ -2,8 +2,8 @@
 // 500 `check <name> failed, err: <reason>` on the first failure, else 200 `ok`; `/metrics` serves the registry.
 // Plain node:http: two routes do not justify a framework in a process that runs on every node.
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Registry } from 'prom-client';
+import { listen, type Listening } from '../shared/http-listen.js';
 
 export interface HealthCheck {
   /** Upstream names: `nodeImageInformerSynced`, `crrInformerSynced`, … */
@@ -12,10 +12,7 @@ export interface HealthCheck {
   check(): Promise<void> | void;
 }
 
-export interface HealthServer {
-  port: number;
-  close(): Promise<void>;
-}
+export type HealthServer = Listening;
 
 export interface HealthServerOptions {
   host: string;
@@ -64,14 +61,5 @@ export function startHealthServer(opts: HealthServerOptions): Promise<HealthServ
     }
     reply(404, 'not found\n');
   });
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port, opts.host, () => {
-      server.off('error', reject);
-      resolve({
-        port: (server.address() as AddressInfo).port,
-        close: () => new Promise<void>((r) => { server.close(() => r()); server.closeAllConnections(); }),
-      });
-    });
-  });
+  return listen(server, opts.port, opts.host);
 }

@@ -2,13 +2,10 @@
 // health port does not use, e.g. upstream's :8080 for the manager, or the node's address for the host-network daemon
 // while its probes stay on loopback. Plain node:http: one route does not justify a framework.
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Registry } from 'prom-client';
+import { listen, type Listening } from './http-listen.js';
 
-export interface MetricsServer {
-  port: number;
-  close(): Promise<void>;
-}
+export type MetricsServer = Listening;
 
 export function startMetricsServer(opts: { host: string; port: number; registry: Registry }): Promise<MetricsServer> {
   const server = createServer((req, res) => {
@@ -23,14 +20,5 @@ export function startMetricsServer(opts: { host: string; port: number; registry:
   // A scrape is one small GET: a client that cannot send its headers in 10 s is not Prometheus.
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port, opts.host, () => {
-      server.off('error', reject);
-      resolve({
-        port: (server.address() as AddressInfo).port,
-        close: () => new Promise<void>((r) => { server.close(() => r()); server.closeAllConnections(); }),
-      });
-    });
-  });
+  return listen(server, opts.port, opts.host);
 }
