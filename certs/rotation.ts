@@ -64,30 +64,26 @@ export function decide(input: RotationInput, gen: Gen): Decision {
   if (kept.length !== s.retired.length) reasons.push('retired CA dropped after its grace period');
   s.retired = kept;
 
-  if (s.next) {
-    const problem = pairProblem(s.next, host);
-    if (problem) {
-      const ca = s.next.caCert;
-      delete s.next;
-      retire(ca);
-      reasons.push(`renewed pair discarded: ${problem}`);
-    } else if (now.getTime() >= s.next.serveFrom.getTime() + graceMs && everywhere(s.next.caCert)) {
-      // Every replica has synced at least once since serveFrom and serves this pair: the previous CA can go.
-      s.current = pairOf(s.next);
-      delete s.next;
-      reasons.push('renewed pair promoted; previous CA dropped from caBundle');
-    }
+  // A pair that fails its checks leaves its slot; its CA stays in caBundle for a while, as a replica may serve it.
+  const dropIfBroken = (slot: 'current' | 'next', what: string): boolean => {
+    const pair = s[slot];
+    const problem = pair ? pairProblem(pair, host) : undefined;
+    if (!pair || !problem) return false;
+    delete s[slot];
+    retire(pair.caCert);
+    reasons.push(`${what}: ${problem}`);
+    return true;
+  };
+
+  if (s.next && !dropIfBroken('next', 'renewed pair discarded')
+    && now.getTime() >= s.next.serveFrom.getTime() + graceMs && everywhere(s.next.caCert)) {
+    // Every replica has synced at least once since serveFrom and serves this pair: the previous CA can go.
+    s.current = pairOf(s.next);
+    delete s.next;
+    reasons.push('renewed pair promoted; previous CA dropped from caBundle');
   }
 
-  if (s.current) {
-    const problem = pairProblem(s.current, host);
-    if (problem) {
-      const ca = s.current.caCert;
-      delete s.current;
-      retire(ca);
-      reasons.push(`stored pair unusable: ${problem}`);
-    }
-  }
+  dropIfBroken('current', 'stored pair unusable');
 
   if (s.current && !s.next) {
     const due = regenerationReason(s.current, host, now, input.renewBeforeMs);
