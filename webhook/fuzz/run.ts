@@ -80,9 +80,9 @@ export async function runFuzz(total: number, seed: number, progress?: (done: num
         report.shapes[c.shape] = (report.shapes[c.shape] ?? 0) + 1;
         if (verdict.problem) note(c, verdict.problem);
         if (c.path !== '/mutate-pod' || replies[j]!.statusCode !== 200) continue;
-        if (verdict.patched !== undefined && !verdict.problem) {
+        if (verdict.patched !== undefined && !verdict.problem && sent) {
           report.idempotenceChecks++;
-          const problem = await idempotenceProblem(app, c, verdict.patched);
+          const problem = await idempotenceProblem(app, c, sent, verdict.patched);
           if (problem) note(c, problem);
         }
         if (podReviews++ % COST_SAMPLE === 0 && sent) {
@@ -107,9 +107,13 @@ function parseOrUndefined(text: string): Record<string, unknown> | undefined {
   }
 }
 
-/** Re-sends the patched pod as a new CREATE: injection must decide nothing more (same containers, mounts, volumes). */
-async function idempotenceProblem(app: FastifyInstance, c: FuzzCase, patched: unknown): Promise<string | null> {
-  const sent = c.body as { apiVersion: string; request: Record<string, unknown> };
+/**
+ * Re-sends the patched pod as a new CREATE: injection must decide nothing more (same containers, mounts, volumes).
+ * The review re-sent is the one parsed from the payload, not `c.body`: in a deep case the body holds a placeholder
+ * string where the payload had the deep value, which would be a different review.
+ */
+async function idempotenceProblem(app: FastifyInstance, c: FuzzCase, sentReview: Record<string, unknown>, patched: unknown): Promise<string | null> {
+  const sent = sentReview as { apiVersion: string; request: Record<string, unknown> };
   const again = { ...sent, request: { ...sent.request, uid: `${sent.request.uid}-again`, object: patched } };
   const res = await post(app, { path: c.path, payload: JSON.stringify(again) });
   const verdict = checkReply(c.path, res.statusCode, res.body, again);
