@@ -80,9 +80,11 @@ export async function runFuzz(total: number, seed: number, progress?: (done: num
         report.shapes[c.shape] = (report.shapes[c.shape] ?? 0) + 1;
         if (verdict.problem) note(c, verdict.problem);
         if (c.path !== '/mutate-pod' || replies[j]!.statusCode !== 200) continue;
-        if (verdict.patched !== undefined && !verdict.problem && sent) {
+        // A deep case that was patched carries its deep value outside object/oldObject (inside them it is refused):
+        // re-sending it says nothing about injection, and its parsed form may be too deep to serialise again.
+        if (verdict.patched !== undefined && !verdict.problem && c.shape !== 'deep') {
           report.idempotenceChecks++;
-          const problem = await idempotenceProblem(app, c, sent, verdict.patched);
+          const problem = await idempotenceProblem(app, c, verdict.patched);
           if (problem) note(c, problem);
         }
         if (podReviews++ % COST_SAMPLE === 0 && sent) {
@@ -109,11 +111,10 @@ function parseOrUndefined(text: string): Record<string, unknown> | undefined {
 
 /**
  * Re-sends the patched pod as a new CREATE: injection must decide nothing more (same containers, mounts, volumes).
- * The review re-sent is the one parsed from the payload, not `c.body`: in a deep case the body holds a placeholder
- * string where the payload had the deep value, which would be a different review.
+ * Not for deep cases: their `c.body` holds a placeholder string where the payload had the deep value.
  */
-async function idempotenceProblem(app: FastifyInstance, c: FuzzCase, sentReview: Record<string, unknown>, patched: unknown): Promise<string | null> {
-  const sent = sentReview as { apiVersion: string; request: Record<string, unknown> };
+async function idempotenceProblem(app: FastifyInstance, c: FuzzCase, patched: unknown): Promise<string | null> {
+  const sent = c.body as { apiVersion: string; request: Record<string, unknown> };
   const again = { ...sent, request: { ...sent.request, uid: `${sent.request.uid}-again`, object: patched } };
   const res = await post(app, { path: c.path, payload: JSON.stringify(again) });
   const verdict = checkReply(c.path, res.statusCode, res.body, again);
