@@ -214,4 +214,11 @@ describe('charts/kruise-ts', { skip: noHelm }, () => {
     for (const k of ['CustomResourceDefinition', 'Namespace', 'NetworkPolicy', 'PodDisruptionBudget']) assert.ok(!off.has(k), k);
     assert.ok(off.has('Deployment'));
   });
+
+  it('crds.keep (default true) keeps the CRDs, and every object in them, through helm uninstall; false lets them go', () => {
+    const policies = (objs: Obj[]) => objs.filter((o) => o.kind === 'CustomResourceDefinition')
+      .map((o) => (o.metadata as { annotations?: Record<string, string> }).annotations?.['helm.sh/resource-policy']);
+    assert.deepEqual(policies(render()), Array(5).fill('keep'));
+    assert.deepEqual(policies(render({ crds: { keep: false } })), Array(5).fill(undefined));
+  });
 });
