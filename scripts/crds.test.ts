@@ -29,7 +29,9 @@ function* nodes(s: JSONSchemaProps, path = ''): Generator<[string, JSONSchemaPro
   if (values && typeof values === 'object') yield* [[`${path}{}`, values as JSONSchemaProps] as [string, JSONSchemaProps], ...nodes(values as JSONSchemaProps, `${path}{}`)];
 }
 
-const isProperty = (path: string) => !path.endsWith('[]') && !path.endsWith('{}');
+// Items and map values are described by their field; the root's metadata may carry no description (the apiserver
+// refuses anything but `type: object` there).
+const isProperty = (path: string) => !path.endsWith('[]') && !path.endsWith('{}') && path !== '.metadata';
 const undocumented = ([p, n]: [string, JSONSchemaProps]) => isProperty(p) && !(typeof n.description === 'string' && n.description.trim());
 const at = (s: JSONSchemaProps, path: string) => [...nodes(s)].find(([p]) => p === path)?.[1];
 

@@ -3,6 +3,7 @@
 // field docs of OpenKruise's Go types state it; the markers match what controller-gen puts in upstream's CRDs.
 // Kubernetes' own types (core/v1, meta/v1) are references here, filled in by the generator from the OpenAPI
 // definitions Kubernetes generates from its Go types, so the TS side keeps client-node's types for them.
+import type { V1ObjectMeta } from '@kubernetes/client-node';
 import { OptionalKind, Type, type SchemaOptions, type Static, type TProperties, type TObject, type TSchema, type TUnsafe } from '@sinclair/typebox';
 
 /** Names the Kubernetes definition the generator expands in place (`k8s.io/api/core/v1.Container`). */
@@ -74,8 +75,8 @@ export function KindSchema<S extends TSchema, St extends TSchema>(description: s
   return Type.Object({
     apiVersion: Type.Optional(Str('APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources')),
     kind: Type.Optional(Str('Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds')),
-    // The apiserver owns metadata's schema; a CRD may only say it is an object.
-    metadata: Type.Optional(Type.Unsafe<import('@kubernetes/client-node').V1ObjectMeta>({ type: 'object', description: "Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata" })),
+    // The apiserver owns metadata's schema: a CRD may say it is an object and nothing else, not even a description.
+    metadata: Type.Optional(Type.Unsafe<V1ObjectMeta>({ type: 'object' })),
     spec: Type.Optional(spec),
     status: Type.Optional(status),
   }, { description });
