@@ -1,7 +1,8 @@
 // The apps.kruise.io CustomResourceDefinitions kruise-ts installs: names, scope, printer columns and the versions
 // with their schemas, as upstream's CRDs have them. `npm run crds` writes charts/kruise-ts/files/crds from this
 // list (scripts/crds.ts). A new kind: its schema in shared/api/<kind>.ts and one entry here; a new version: one
-// more entry in `versions` (exactly one with storage: true).
+// more entry in `versions`, e.g. `version('v1beta1', SidecarSetV1beta1Schema, columns)` after
+// `v1alpha1(SidecarSetSchema, columns, false)` (exactly one storage version).
 import type { TSchema } from '@sinclair/typebox';
 import { KRUISE_GROUP } from './meta.js';
 import { ContainerRecreateRequestSchema } from './container-recreate-request.js';
@@ -36,8 +37,10 @@ const AGE: PrinterColumn = {
   description: 'CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.',
 };
 
-const v1alpha1 = (schema: TSchema, printerColumns: readonly PrinterColumn[]): CrdVersion =>
-  ({ name: 'v1alpha1', served: true, storage: true, schema, printerColumns, status: true });
+/** A served version with a status subresource; `storage: false` once a newer version stores the kind. */
+const version = (name: string, schema: TSchema, printerColumns: readonly PrinterColumn[], storage = true): CrdVersion =>
+  ({ name, served: true, storage, schema, printerColumns, status: true });
+const v1alpha1 = (schema: TSchema, printerColumns: readonly PrinterColumn[], storage = true) => version('v1alpha1', schema, printerColumns, storage);
 
 export const CRDS: readonly CrdSpec[] = [
   {
