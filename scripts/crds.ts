@@ -14,7 +14,7 @@ function main(): number {
   let defs = loadDefinitions(binary);
   if (!defs) {
     process.stderr.write(`building ${binary}\n`);
-    buildOpenapiDefs(repoRoot, binary);
+    buildOpenapiDefs(repoRoot, binary, process.env);
     defs = loadDefinitions(binary);
   }
   if (!defs) throw new Error(`${binary} did not build`);

@@ -23,11 +23,11 @@ export function openapiDefsPath(repoRoot: string, env: Env): string {
 }
 
 /** Builds the binary where build.sh would (go build in e2e/cluster/k8s, minutes on a cold module cache). */
-export function buildOpenapiDefs(repoRoot: string, path: string): void {
+export function buildOpenapiDefs(repoRoot: string, path: string, env: Env): void {
   mkdirSync(join(path, '..'), { recursive: true });
   execFileSync('go', ['build', '-trimpath', '-ldflags', '-s -w', '-o', `${path}.tmp`, './openapi-defs'], {
     cwd: join(repoRoot, 'e2e/cluster/k8s'), stdio: ['ignore', 'inherit', 'inherit'],
-    env: { ...process.env, CGO_ENABLED: '0', GOFLAGS: '-mod=mod' },
+    env: { ...env, CGO_ENABLED: '0', GOFLAGS: '-mod=mod' },
   });
   renameSync(`${path}.tmp`, path);
 }
