@@ -42,6 +42,8 @@ build kube-apiserver k8s "$K8S_LDF" k8s.io/kubernetes/cmd/kube-apiserver
 build kube-controller-manager k8s "$K8S_LDF" k8s.io/kubernetes/cmd/kube-controller-manager
 build kube-scheduler k8s "$K8S_LDF" k8s.io/kubernetes/cmd/kube-scheduler
 build kubelet k8s "$K8S_LDF" k8s.io/kubernetes/cmd/kubelet
+# Not a cluster binary: prints Kubernetes' OpenAPI definitions for the CRD generator (scripts/openapi-defs.ts).
+build openapi-defs k8s "-s -w" ./openapi-defs
 build helm helm "-s -w -X helm.sh/helm/v4/internal/version.version=$HELM" helm.sh/helm/v4/cmd/helm "$helmbin"
 ln -sf "$helmbin/helm" "$bin/helm"
 echo "$bin"

@@ -60,7 +60,9 @@ replace k8s.io/pod-security-admission => k8s.io/pod-security-admission v0.34.4
 
 replace k8s.io/sample-apiserver => k8s.io/sample-apiserver v0.34.4
 
-require k8s.io/kubernetes v1.34.4 // indirect
+require k8s.io/kubernetes v1.34.4
+
+require k8s.io/kube-openapi v0.0.0-20250710124328-f3f2b991d03b
 
 require (
 	cel.dev/expr v0.24.0 // indirect
@@ -204,7 +206,6 @@ require (
 	k8s.io/kms v0.34.4 // indirect
 	k8s.io/kube-aggregator v0.0.0 // indirect
 	k8s.io/kube-controller-manager v0.0.0 // indirect
-	k8s.io/kube-openapi v0.0.0-20250710124328-f3f2b991d03b // indirect
 	k8s.io/kube-scheduler v0.0.0 // indirect
 	k8s.io/kubectl v0.0.0 // indirect
 	k8s.io/kubelet v0.34.4 // indirect

@@ -1,0 +1,206 @@
+// One apps.kruise.io/v1alpha1 object of each kind carrying every field of its spec and status, written by hand from
+// OpenKruise's v1alpha1 types (apis/apps/v1alpha1/*_types.go) and spec/*.md, as a user or OpenKruise would store them.
+// Values that the CRD defaults (injectionStrategy.revision.policy, ports[].protocol, ...) are set, so an object read
+// back must equal what was sent. The SidecarSet containers and volumes also carry fields no Kubernetes version has
+// (`x-future-*`): upstream keeps unknown fields there, so must we. e2e/crd-schema.e2e.test.ts applies them;
+// crd-fixtures.test.ts checks they cover every field of shared/api's schemas.
+
+const selector = (app: string) => ({
+  matchLabels: { app },
+  matchExpressions: [{ key: 'tier', operator: 'In', values: ['web', 'api'] }],
+});
+
+const container = (name: string) => ({
+  name,
+  image: 'registry.example/sidecar:1.0',
+  command: ['/bin/agent'],
+  args: ['--port=9000'],
+  workingDir: '/work',
+  ports: [{ name: 'metrics', containerPort: 9000, protocol: 'TCP', hostPort: 19000, hostIP: '127.0.0.1' }],
+  envFrom: [{ prefix: 'CFG_', configMapRef: { name: 'agent-config', optional: true } }],
+  env: [
+    { name: 'MODE', value: 'sidecar' },
+    { name: 'POD_NAME', valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.name' } } },
+    { name: 'CPU', valueFrom: { resourceFieldRef: { containerName: name, resource: 'limits.cpu', divisor: '1m' } } },
+  ],
+  resources: { limits: { cpu: '500m', memory: '128Mi' }, requests: { cpu: '100m', memory: '64Mi' } },
+  resizePolicy: [{ resourceName: 'cpu', restartPolicy: 'NotRequired' }],
+  volumeMounts: [{ name: 'shared', mountPath: '/shared', readOnly: true, subPath: 'agent', mountPropagation: 'None' }],
+  volumeDevices: [{ name: 'raw', devicePath: '/dev/xvda' }],
+  livenessProbe: { httpGet: { path: '/healthz', port: 9000, scheme: 'HTTP', httpHeaders: [{ name: 'X-Probe', value: '1' }] }, initialDelaySeconds: 5, periodSeconds: 10, timeoutSeconds: 2, successThreshold: 1, failureThreshold: 3 },
+  readinessProbe: { tcpSocket: { port: 'metrics' }, periodSeconds: 5 },
+  startupProbe: { exec: { command: ['cat', '/ready'] }, failureThreshold: 30 },
+  lifecycle: {
+    postStart: { exec: { command: ['/bin/agent', 'warm'] } },
+    preStop: { httpGet: { path: '/drain', port: 9000 } },
+  },
+  terminationMessagePath: '/dev/termination-log',
+  terminationMessagePolicy: 'File',
+  imagePullPolicy: 'IfNotPresent',
+  securityContext: {
+    runAsUser: 1000, runAsNonRoot: true, readOnlyRootFilesystem: true, allowPrivilegeEscalation: false,
+    capabilities: { add: ['NET_ADMIN'], drop: ['ALL'] }, seccompProfile: { type: 'RuntimeDefault' },
+    'x-future-security-field': 'kept',
+  },
+  stdin: false,
+  tty: false,
+  'x-future-container-field': { nested: ['kept'] },
+});
+
+const sidecarFields = {
+  podInjectPolicy: 'AfterAppContainer',
+  upgradeStrategy: { upgradeType: 'HotUpgrade', hotUpgradeEmptyImage: 'registry.example/empty:1.0' },
+  shareVolumePolicy: { type: 'enabled' },
+  shareVolumeDevicePolicy: { type: 'enabled' },
+  transferEnv: [
+    { sourceContainerName: 'main', envName: 'TZ' },
+    { sourceContainerNameFrom: { fieldRef: { apiVersion: 'v1', fieldPath: "metadata.labels['main-container']" } }, envNames: ['LANG', 'LC_ALL'] },
+  ],
+};
+
+export const SIDECARSET = {
+  apiVersion: 'apps.kruise.io/v1alpha1', kind: 'SidecarSet', metadata: { name: 'every-field' },
+  spec: {
+    selector: selector('every-field'),
+    namespace: 'apps',
+    namespaceSelector: { matchLabels: { team: 'a' } },
+    initContainers: [{ ...container('init-agent'), restartPolicy: 'Always', ...sidecarFields }],
+    containers: [{ ...container('agent'), ...sidecarFields }],
+    volumes: [
+      { name: 'shared', emptyDir: { medium: 'Memory', sizeLimit: '64Mi' } },
+      { name: 'cfg', configMap: { name: 'agent-config', items: [{ key: 'a', path: 'a.conf', mode: 420 }], defaultMode: 420, optional: true } },
+      { name: 'future', 'x-future-volume-source': { path: '/kept' } },
+    ],
+    updateStrategy: {
+      type: 'RollingUpdate',
+      paused: true,
+      selector: selector('canary'),
+      partition: '20%',
+      maxUnavailable: 2,
+      priorityStrategy: {
+        orderPriority: [{ orderedKey: 'order' }],
+        weightPriority: [{ weight: 50, matchSelector: selector('heavy') }],
+      },
+      scatterStrategy: [{ key: 'zone', value: 'a' }],
+    },
+    injectionStrategy: { paused: true, revision: { customVersion: 'v2', revisionName: 'every-field-abc', policy: 'Partial' } },
+    imagePullSecrets: [{ name: 'registry-secret' }],
+    revisionHistoryLimit: 5,
+    patchPodMetadata: [{ annotations: { 'example.com/agent': 'on' }, patchPolicy: 'MergePatchJson' }],
+  },
+  status: {
+    observedGeneration: 3, matchedPods: 4, updatedPods: 3, readyPods: 2, updatedReadyPods: 1,
+    latestRevision: 'every-field-abc', collisionCount: 1,
+  },
+};
+
+export const CONTAINER_RECREATE_REQUEST = {
+  apiVersion: 'apps.kruise.io/v1alpha1', kind: 'ContainerRecreateRequest', metadata: { name: 'every-field', namespace: 'default' },
+  spec: {
+    podName: 'web-0',
+    containers: [
+      {
+        name: 'app',
+        preStop: { exec: { command: ['/bin/drain'] } },
+        ports: [{ name: 'http', containerPort: 8080, protocol: 'TCP', hostPort: 18080, hostIP: '127.0.0.1' }],
+        statusContext: { containerID: 'containerd://0123abcd', restartCount: 2 },
+      },
+      { name: 'web', preStop: { httpGet: { path: '/stop', port: 'http', host: 'localhost', scheme: 'HTTPS', httpHeaders: [{ name: 'X-Stop', value: 'yes' }] } } },
+      { name: 'tcp', preStop: { tcpSocket: { port: 9000, host: 'localhost' } } },
+    ],
+    strategy: {
+      failurePolicy: 'Ignore', orderedRecreate: true, forceRecreate: true,
+      terminationGracePeriodSeconds: 30, unreadyGracePeriodSeconds: 5, minStartedSeconds: 10,
+    },
+    activeDeadlineSeconds: 300,
+    ttlSecondsAfterFinished: 600,
+  },
+  status: {
+    phase: 'Completed',
+    completionTime: '2026-01-02T03:04:05Z',
+    message: 'done',
+    containerRecreateStates: [{ name: 'app', phase: 'Succeeded', message: 'recreated', isKilled: true }],
+  },
+};
+
+const sandboxConfig = { labels: { team: 'a' }, annotations: { 'example.com/pull': 'yes' } };
+
+export const IMAGE_PULL_JOB = {
+  apiVersion: 'apps.kruise.io/v1alpha1', kind: 'ImagePullJob', metadata: { name: 'every-field', namespace: 'default' },
+  spec: {
+    image: 'registry.example/app:1.0',
+    pullSecrets: ['registry-secret'],
+    selector: { ...selector('node'), names: ['node-a', 'node-b'] },
+    podSelector: selector('web'),
+    parallelism: '50%',
+    pullPolicy: { timeoutSeconds: 300, backoffLimit: 2 },
+    completionPolicy: { type: 'Always', activeDeadlineSeconds: 1200, ttlSecondsAfterFinished: 3600 },
+    sandboxConfig,
+    imagePullPolicy: 'Always',
+  },
+  status: {
+    startTime: '2026-01-02T03:04:05Z', completionTime: '2026-01-02T03:05:05Z',
+    desired: 3, active: 0, succeeded: 2, failed: 1, message: 'node-c failed', failedNodes: ['node-c'],
+  },
+};
+
+export const NODE_IMAGE = {
+  apiVersion: 'apps.kruise.io/v1alpha1', kind: 'NodeImage', metadata: { name: 'every-field' },
+  spec: {
+    images: {
+      'registry.example/app': {
+        pullSecrets: [{ namespace: 'default', name: 'registry-secret' }, { name: 'no-namespace' }],
+        tags: [{
+          tag: '1.0',
+          createdAt: '2026-01-02T03:04:05Z',
+          pullPolicy: { timeoutSeconds: 300, backoffLimit: 2, ttlSecondsAfterFinished: 600, activeDeadlineSeconds: 900 },
+          ownerReferences: [{ apiVersion: 'apps.kruise.io/v1alpha1', kind: 'ImagePullJob', name: 'every-field', namespace: 'default', uid: '0a1b2c3d-0000-4000-8000-000000000000', resourceVersion: '42', fieldPath: 'spec.image' }],
+          version: 7,
+          imagePullPolicy: 'IfNotPresent',
+        }],
+        sandboxConfig,
+      },
+    },
+  },
+  status: {
+    desired: 1, succeeded: 1, failed: 0, pulling: 0, waiting: 0,
+    imageStatuses: {
+      'registry.example/app': {
+        tags: [{
+          tag: '1.0', phase: 'Succeeded', progress: 100, startTime: '2026-01-02T03:04:05Z', completionTime: '2026-01-02T03:05:05Z',
+          version: 7, imageID: 'sha256:0123', message: 'pulled',
+        }],
+      },
+    },
+    firstSyncStatus: { syncAt: '2026-01-02T03:05:05Z', status: 'Succeeded', message: 'first sync' },
+  },
+};
+
+export const RESOURCE_DISTRIBUTION = {
+  apiVersion: 'apps.kruise.io/v1alpha1', kind: 'ResourceDistribution', metadata: { name: 'every-field' },
+  spec: {
+    resource: {
+      apiVersion: 'v1', kind: 'Secret', metadata: { name: 'shared-secret', labels: { app: 'x' } },
+      type: 'Opaque', data: { key: 'dmFsdWU=' }, 'x-future-secret-field': 'kept',
+    },
+    targets: {
+      allNamespaces: false,
+      excludedNamespaces: { list: [{ name: 'kube-system' }, {}] },
+      includedNamespaces: { list: [{ name: 'apps' }] },
+      namespaceLabelSelector: selector('ns'),
+    },
+  },
+  status: {
+    desired: 2, succeeded: 1, failed: 1, observedGeneration: 2,
+    conditions: [{ type: 'CreateResourceFailed', status: 'True', lastTransitionTime: '2026-01-02T03:04:05Z', reason: 'Forbidden', failedNamespace: ['apps'] }],
+  },
+};
+
+/** Each fixture with the plural of its kind. */
+export const CRD_FIXTURES = [
+  { plural: 'sidecarsets', object: SIDECARSET },
+  { plural: 'containerrecreaterequests', object: CONTAINER_RECREATE_REQUEST },
+  { plural: 'imagepulljobs', object: IMAGE_PULL_JOB },
+  { plural: 'nodeimages', object: NODE_IMAGE },
+  { plural: 'resourcedistributions', object: RESOURCE_DISTRIBUTION },
+] as const;

@@ -1,0 +1,95 @@
+// The apps.kruise.io CustomResourceDefinitions kruise-ts installs: names, scope, printer columns and the versions
+// with their schemas, as upstream's CRDs have them. `npm run crds` writes charts/kruise-ts/files/crds from this
+// list (scripts/crds.ts). A new kind: its schema in shared/api/<kind>.ts and one entry here; a new version: one
+// more entry in `versions`, e.g. `version('v1beta1', SidecarSetV1beta1Schema, columns)` after
+// `v1alpha1(SidecarSetSchema, columns, false)` (exactly one storage version).
+import type { TSchema } from '@sinclair/typebox';
+import { KRUISE_GROUP } from './meta.js';
+import { ContainerRecreateRequestSchema } from './container-recreate-request.js';
+import { ImagePullJobSchema } from './image-pull-job.js';
+import { NodeImageSchema } from './node-image.js';
+import { ResourceDistributionSchema } from './resource-distribution.js';
+import { SidecarSetSchema } from './sidecarset.js';
+
+export interface PrinterColumn { name: string; type: 'integer' | 'string' | 'date' | 'number' | 'boolean'; jsonPath: string; description: string }
+
+export interface CrdVersion {
+  name: string;
+  served: boolean;
+  storage: boolean;
+  schema: TSchema;
+  printerColumns: readonly PrinterColumn[];
+  /** The status subresource (every kind here has one). */
+  status: boolean;
+}
+
+export interface CrdSpec {
+  kind: string;
+  plural: string;
+  singular: string;
+  shortNames?: readonly string[];
+  scope: 'Namespaced' | 'Cluster';
+  versions: readonly CrdVersion[];
+}
+
+const AGE: PrinterColumn = {
+  name: 'AGE', type: 'date', jsonPath: '.metadata.creationTimestamp',
+  description: 'CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.',
+};
+
+/** A served version with a status subresource; `storage: false` once a newer version stores the kind. */
+const version = (name: string, schema: TSchema, printerColumns: readonly PrinterColumn[], storage = true): CrdVersion =>
+  ({ name, served: true, storage, schema, printerColumns, status: true });
+const v1alpha1 = (schema: TSchema, printerColumns: readonly PrinterColumn[], storage = true) => version('v1alpha1', schema, printerColumns, storage);
+
+export const CRDS: readonly CrdSpec[] = [
+  {
+    kind: 'ContainerRecreateRequest', plural: 'containerrecreaterequests', singular: 'containerrecreaterequest', shortNames: ['crr'], scope: 'Namespaced',
+    versions: [v1alpha1(ContainerRecreateRequestSchema, [
+      { name: 'PHASE', type: 'string', jsonPath: '.status.phase', description: 'Phase of this ContainerRecreateRequest.' },
+      { name: 'POD', type: 'string', jsonPath: '.spec.podName', description: 'Pod name of this ContainerRecreateRequest.' },
+      { name: 'NODE', type: 'string', jsonPath: '.metadata.labels.crr\\.apps\\.kruise\\.io/node-name', description: 'Pod name of this ContainerRecreateRequest.' },
+      AGE,
+    ])],
+  },
+  {
+    kind: 'ImagePullJob', plural: 'imagepulljobs', singular: 'imagepulljob', scope: 'Namespaced',
+    versions: [v1alpha1(ImagePullJobSchema, [
+      { name: 'TOTAL', type: 'integer', jsonPath: '.status.desired', description: 'Number of all nodes matched by this job' },
+      { name: 'ACTIVE', type: 'integer', jsonPath: '.status.active', description: 'Number of image pull task active' },
+      { name: 'SUCCEED', type: 'integer', jsonPath: '.status.succeeded', description: 'Number of image pull task succeeded' },
+      { name: 'FAILED', type: 'integer', jsonPath: '.status.failed', description: 'Number of image pull tasks failed' },
+      AGE,
+      { name: 'MESSAGE', type: 'string', jsonPath: '.status.message', description: 'Summary of status when job is failed' },
+    ])],
+  },
+  {
+    kind: 'NodeImage', plural: 'nodeimages', singular: 'nodeimage', scope: 'Cluster',
+    versions: [v1alpha1(NodeImageSchema, [
+      { name: 'DESIRED', type: 'integer', jsonPath: '.status.desired', description: 'Number of all images on this node' },
+      { name: 'PULLING', type: 'integer', jsonPath: '.status.pulling', description: 'Number of image pull task active' },
+      { name: 'SUCCEED', type: 'integer', jsonPath: '.status.succeeded', description: 'Number of image pull task succeeded' },
+      { name: 'FAILED', type: 'integer', jsonPath: '.status.failed', description: 'Number of image pull tasks failed' },
+      AGE,
+    ])],
+  },
+  {
+    kind: 'ResourceDistribution', plural: 'resourcedistributions', singular: 'resourcedistribution', shortNames: ['distributor'], scope: 'Cluster',
+    versions: [v1alpha1(ResourceDistributionSchema, [
+      { name: 'TOTAL', type: 'integer', jsonPath: '.status.desired', description: 'The desired number of desired distribution and syncs.' },
+      { name: 'SUCCEED', type: 'integer', jsonPath: '.status.succeeded', description: 'The number of successful distribution and syncs.' },
+      { name: 'FAILED', type: 'integer', jsonPath: '.status.failed', description: 'The number of failed distributions and syncs.' },
+    ])],
+  },
+  {
+    kind: 'SidecarSet', plural: 'sidecarsets', singular: 'sidecarset', scope: 'Cluster',
+    versions: [v1alpha1(SidecarSetSchema, [
+      { name: 'MATCHED', type: 'integer', jsonPath: '.status.matchedPods', description: 'The number of pods matched.' },
+      { name: 'UPDATED', type: 'integer', jsonPath: '.status.updatedPods', description: 'The number of pods matched and updated.' },
+      { name: 'READY', type: 'integer', jsonPath: '.status.readyPods', description: 'The number of pods matched and ready.' },
+      AGE,
+    ])],
+  },
+];
+
+export const crdName = (c: CrdSpec) => `${c.plural}.${KRUISE_GROUP}`;
