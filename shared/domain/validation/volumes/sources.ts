@@ -59,14 +59,37 @@ export const validateNFS: SourceValidator = (s, f) => {
   return out;
 };
 
-const iqnRe = /iqn\.\d{4}-\d{2}\.([A-Za-z0-9-.]+)(:[^,;*&$|\s]+)$/;
+const iqnPrefixRe = /iqn\.\d{4}-\d{2}\./g;
+const iqnBodyChar = /[A-Za-z0-9.-]/;
+const iqnTailForbidden = /[,;*&$|\t\n\f\r ]/;
+
+/**
+ * Go's unanchored `iqn\.\d{4}-\d{2}\.([[:alnum:]-.]+)(:[^,;*&$|\s]+)$`, decided in linear time (a backtracking
+ * regex is quadratic on repeated "iqn.2000-01." prefixes). The body run cannot contain ':', so after a prefix the
+ * match needs: a non-empty body run, then ':' right after it, then a non-empty tail of allowed characters to the end.
+ */
+function matchesIqn(s: string): boolean {
+  // tailOk[i]: s[i..] is non-empty and free of forbidden characters; bodyEnd[i]: end of the body run starting at i.
+  const tailOk = new Array<boolean>(s.length + 1).fill(false);
+  const bodyEnd = new Array<number>(s.length + 1).fill(s.length);
+  for (let i = s.length - 1; i >= 0; i--) {
+    tailOk[i] = !iqnTailForbidden.test(s[i]!) && (i === s.length - 1 || tailOk[i + 1]!);
+    bodyEnd[i] = iqnBodyChar.test(s[i]!) ? bodyEnd[i + 1]! : i;
+  }
+  for (const m of s.matchAll(iqnPrefixRe)) {
+    const start = m.index! + m[0].length;
+    const end = bodyEnd[start]!;
+    if (end > start && s[end] === ':' && tailOk[end + 1]) return true;
+  }
+  return false;
+}
 const euiRe = /^eui.[A-Za-z0-9]{16}$/;
 const naaRe = /^naa.[A-Za-z0-9]{32}$/;
 
 /** "" when `id` is a well-formed iqn/eui/naa name, else the reason. */
 function iscsiNameProblem(id: string): string {
   if (!id.startsWith('iqn') && !id.startsWith('eui') && !id.startsWith('naa')) return 'must be valid format starting with iqn, eui, or naa';
-  if (id.startsWith('iqn') && !iqnRe.test(id)) return 'must be valid format';
+  if (id.startsWith('iqn') && !matchesIqn(id)) return 'must be valid format';
   if (id.startsWith('eui') && !euiRe.test(id)) return 'must be valid format';
   if (id.startsWith('naa') && !naaRe.test(id)) return 'must be valid format';
   return '';

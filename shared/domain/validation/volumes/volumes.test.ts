@@ -97,6 +97,12 @@ describe('volume rules (ValidateVolumes, validateVolumeSource)', () => {
         'spec.volumes[0].iscsi.secretRef: Required value',
       ],
     },
+    { name: 'a well-formed IQN is accepted', spec: v({ name: 'a', iscsi: { targetPortal: 'p:3260', iqn: 'iqn.2001-04.com.example:storage.disk1', lun: 0 } }), want: [] },
+    {
+      name: 'an IQN needs its date, a name and a colon-separated target',
+      spec: v({ name: 'a', iscsi: { targetPortal: 'p:3260', iqn: 'iqn.2001-04.com.example', lun: 0, initiatorName: 'eui.123' } }),
+      want: ['spec.volumes[0].iscsi.iqn: Invalid value: "iqn.2001-04.com.example": must be valid format', 'spec.volumes[0].iscsi.initiatorname: Invalid value: "eui.123": must be valid format'],
+    },
     {
       name: 'an FC volume names targets or WWIDs, with a LUN for targets',
       spec: v({ name: 'a', fc: { targetWWNs: ['w'] } }),
