@@ -21,7 +21,7 @@ describe('SidecarSet injection', { skip: typeof s === 'string' ? s : false }, ()
   after(() => {
     kubectl(['delete', '-f', ex('05-nginx-deployment.yaml'), '--ignore-not-found', '--wait=false']);
     kubectl(['delete', 'pod', 'test-pod', '--ignore-not-found', '--grace-period=0', '--force']);
-    kubectl(['delete', 'sidecarset', 'scs-demo', 'scs-conflict', '--ignore-not-found']);
+    kubectl(['delete', 'sidecarset', 'scs-demo', 'scs-conflict', 'scs-bad-env', '--ignore-not-found']);
   });
 
   it('02-test-pod is stored with sidecar1 first, IS_INJECTED, the log volume and the hash annotations', async (t) => {
@@ -55,6 +55,20 @@ describe('SidecarSet injection', { skip: typeof s === 'string' ? s : false }, ()
     assert.notEqual(r.code, 0);
     assert.match(r.stderr, /admission webhook "vsidecarset\.kb\.io" denied the request/);
     assert.match(r.stderr, /sidecar1/);
+  });
+
+  it("a SidecarSet breaking a Kubernetes container rule is refused with Kubernetes' own path and message", () => {
+    const bad = {
+      apiVersion: 'apps.kruise.io/v1alpha1', kind: 'SidecarSet', metadata: { name: 'scs-bad-env' },
+      spec: {
+        selector: { matchLabels: { app: 'nobody' } },
+        containers: [{ name: 'agent', image: 'busybox:1.36', env: [{ name: 'A', value: 'x', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } }] }],
+      },
+    };
+    const r = kubectl(['create', '-f', '-'], JSON.stringify(bad));
+    assert.notEqual(r.code, 0);
+    assert.match(r.stderr, /admission webhook "vsidecarset\.kb\.io" denied the request/);
+    assert.ok(r.stderr.includes('spec.containers[0].env[0].valueFrom: Invalid value: "": may not be specified when `value` is not empty'), r.stderr);
   });
 
   it('kube-system pods are never sent to the webhook: a matching pod there is stored unchanged', () => {

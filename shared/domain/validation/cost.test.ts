@@ -95,3 +95,27 @@ test('selector overlap is linear in both selectors, also when one key repeats (t
   // 16× the terms; upstream's slice append copied the values gathered so far per term, 256× the work here.
   assert.ok(ratio < 3 * linear, `16× the terms took ${ratio.toFixed(1)}× the time, linear work ${linear.toFixed(1)}×`);
 });
+
+test('pod-spec validation reads each volume, mount, device and port a bounded number of times', async () => {
+  const { validatePodSpecSubset } = await import('./pod-spec.js');
+  const spec = (n: number) => ({
+    volumes: Array.from({ length: n }, (_, i) => ({ name: `v${i}`, persistentVolumeClaim: { claimName: `c${i}` } })),
+    containers: [
+      {
+        name: 'app', image: 'x', imagePullPolicy: 'Always', terminationMessagePolicy: 'File',
+        volumeMounts: Array.from({ length: n }, (_, i) => ({ name: `v${i}`, mountPath: `/m${i}` })),
+        volumeDevices: Array.from({ length: n }, (_, i) => ({ name: `d${i}`, devicePath: `/d${i}` })),
+        ports: Array.from({ length: n }, (_, i) => ({ containerPort: 1 + (i % 60000), hostPort: 1 + i, protocol: 'TCP' })),
+        env: Array.from({ length: n }, (_, i) => ({ name: `E${i}`, value: 'v' })),
+      },
+    ],
+  });
+  const reads = (n: number) => {
+    const s = counted(spec(n));
+    validatePodSpecSubset(s.value as never);
+    return s.reads() / n;
+  };
+  const small = reads(200);
+  const large = reads(3_200);
+  assert.ok(large <= small * 1.5, `reads per item grew from ${small} to ${large}`);
+});

@@ -89,3 +89,50 @@ export function isEnvVarName(value: string): string[] {
   else if (value.startsWith('..')) errs.push("must not start with '..'");
   return errs;
 }
+
+const portNameCharsetRe = /^[-a-z0-9]+$/;
+
+/** IANA_SVC_NAME: at most 15 of [-a-z0-9], at least one letter, no leading/trailing or doubled hyphen. */
+export function isValidPortName(port: string): string[] {
+  const errs: string[] = [];
+  if (port.length > 15) errs.push('must be no more than 15 characters');
+  if (!portNameCharsetRe.test(port)) errs.push('must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)');
+  if (!/[a-z]/.test(port)) errs.push('must contain at least one letter (a-z)');
+  if (port.includes('--')) errs.push('must not contain consecutive hyphens');
+  if (port.length > 0 && (port.startsWith('-') || port.endsWith('-'))) errs.push('must not begin or end with a hyphen');
+  return errs;
+}
+
+const configMapKeyFmt = '[-._a-zA-Z0-9]+';
+const configMapKeyRe = new RegExp(`^${configMapKeyFmt}$`);
+
+export function isConfigMapKey(value: string): string[] {
+  const errs: string[] = [];
+  if (value.length > 253) errs.push('must be no more than 253 characters');
+  if (!configMapKeyRe.test(value)) {
+    errs.push(
+      "a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or " +
+        `'key-name', regex used for validation is '${configMapKeyFmt}')`,
+    );
+  }
+  if (value === '.') errs.push("must not be '.'");
+  else if (value === '..') errs.push("must not be '..'");
+  else if (value.startsWith('..')) errs.push("must not start with '..'");
+  return errs;
+}
+
+const httpHeaderNameFmt = '[-A-Za-z0-9]+';
+
+export function isHTTPHeaderName(value: string): string[] {
+  if (new RegExp(`^${httpHeaderNameFmt}$`).test(value)) return [];
+  return [`a valid HTTP header must consist of alphanumeric characters or '-' (e.g. 'X-Header-Name', regex used for validation is '${httpHeaderNameFmt}')`];
+}
+
+/**
+ * apimachinery NameIsDNSSubdomain; with `prefix` (a generateName-style prefix) a trailing '-' is tolerated. Upstream's
+ * maskTrailingDash replaces the last *two* characters by "a"; kept, since it decides which messages appear.
+ */
+export function nameIsDNSSubdomain(name: string, prefix: boolean): string[] {
+  const masked = prefix && name.length > 1 && name.endsWith('-') ? `${name.slice(0, -2)}a` : name;
+  return isDNS1123Subdomain(masked);
+}

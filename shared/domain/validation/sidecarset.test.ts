@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import yaml from 'js-yaml';
 import type { SidecarContainer, SidecarSet, SidecarSetSpec } from '../../api/sidecarset.js';
 import { formatViolations } from '../../errors.js';
+import { defaultSidecarSet } from '../sidecarset-defaults.js';
 import { validateSidecarSet, validateSidecarSetSpec, validateSidecarSetUpdate, type SidecarSetValidationContext } from './sidecarset.js';
 
 const revisions = new Set(['test-sidecarset-01234', 'test-sidecarset-56789']);
@@ -229,34 +230,22 @@ describe('hot upgrade: upgradeType is immutable', () => {
 });
 
 /** The fields the SidecarSet mutating webhook (owned elsewhere) fills and this validator requires. */
-function minimalDefaults(obj: SidecarSet): SidecarSet {
-  const out = structuredClone(obj);
-  const spec = (out.spec ??= {});
-  spec.updateStrategy ??= {};
-  spec.updateStrategy.type ||= 'RollingUpdate';
-  const fill = (c: SidecarContainer, policy: string): void => {
-    c.podInjectPolicy ||= policy;
-    c.shareVolumePolicy = { type: c.shareVolumePolicy?.type || 'disabled' };
-    for (const p of c.ports ?? []) p.protocol ||= 'TCP';
-    for (const t of c.transferEnv ?? []) if (t.sourceContainerNameFrom?.fieldRef) t.sourceContainerNameFrom.fieldRef.apiVersion ||= 'v1';
-  };
-  for (const c of spec.containers ?? []) fill(c, 'BeforeAppContainer');
-  for (const c of spec.initContainers ?? []) fill(c, 'AfterAppContainer');
-  for (const p of spec.patchPodMetadata ?? []) p.patchPolicy ||= 'Retain';
-  return out;
-}
 
 describe('every SidecarSet example validates after defaulting', () => {
-  const dir = new URL('../../../e2e/cluster/examples/', import.meta.url);
-  const files = readdirSync(dir).filter((f) => f.endsWith('.yaml'));
-  const examples = files.flatMap((f) =>
-    yaml.loadAll(readFileSync(new URL(f, dir), 'utf8')).filter((d): d is SidecarSet => (d as SidecarSet | null)?.kind === 'SidecarSet').map((d) => ({ f, d })),
+  // The e2e examples and the shared upstream examples (the latter when present on this machine).
+  const dirs = [new URL('../../../e2e/cluster/examples/', import.meta.url), new URL('file:///work/shared/examples/')].filter((d) => existsSync(d));
+  const examples = dirs.flatMap((dir) =>
+    readdirSync(dir)
+      .filter((f) => f.endsWith('.yaml'))
+      .flatMap((f) =>
+        yaml.loadAll(readFileSync(new URL(f, dir), 'utf8')).filter((d): d is SidecarSet => (d as SidecarSet | null)?.kind === 'SidecarSet').map((d) => ({ f: `${dir.href.includes('/e2e/') ? 'e2e' : 'shared'}/${f}`, d })),
+      ),
   );
   it('finds the examples', () => assert.ok(examples.length > 0));
   for (const { f, d } of examples) {
     it(`${f}: ${d.metadata?.name}`, () => {
       // Each example stands alone, so conflicts with the others are not part of this check.
-      const errs = validateSidecarSet(minimalDefaults(d), undefined, { ...ctx, revisionExists: () => true });
+      const errs = validateSidecarSet(defaultSidecarSet(d), undefined, { ...ctx, revisionExists: () => true });
       assert.deepEqual(errs, [], formatViolations(errs));
     });
   }

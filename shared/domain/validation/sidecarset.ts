@@ -177,7 +177,7 @@ function validateSidecarContainers(inits: SidecarContainer[], containers: Sideca
       if (ref) out.push(...validateTransferEnvFieldRef(ref, `spec.containers[${i}].transferEnv[${j}].sourceContainerNameFrom.fieldRef`));
     });
   });
-  const fakeContainers = containers.length > 0 ? containers : [{ name: 'test', image: 'busybox' }];
+  const fakeContainers = containers.length > 0 ? containers : [{ name: 'test', image: 'busybox', imagePullPolicy: 'IfNotPresent', terminationMessagePolicy: 'File' }];
   out.push(...validatePodSpecSubset({ initContainers: inits, containers: fakeContainers, volumes }));
   return out;
 }
