@@ -27,6 +27,21 @@ export interface TransferEnvVar {
   envNames?: string[];
 }
 
+/** v1.9 `resourcesPolicy` (spec/openkruise-v1.9.md §3.1): the sidecar's resources computed from the app containers'. */
+export type TargetContainersMode = 'sum' | 'max';
+
+export interface ResourceExpressions {
+  cpu?: string;
+  memory?: string;
+}
+
+export interface ResourcesPolicy {
+  targetContainersMode?: TargetContainersMode | string;
+  /** Go RE2, unanchored; the CRD defaults it to `.*`. */
+  targetContainersNameRegex?: string;
+  resourcesExpr?: { limits?: ResourceExpressions; requests?: ResourceExpressions };
+}
+
 /** A corev1.Container plus kruise's extension fields. */
 export interface SidecarContainer extends Container {
   podInjectPolicy?: PodInjectPolicy | string;
@@ -35,6 +50,8 @@ export interface SidecarContainer extends Container {
   /** v1.9+/HEAD: share the app containers' volumeDevices; nil means disabled. Not part of the v1.8 hash layout. */
   shareVolumeDevicePolicy?: { type?: ShareVolumePolicyType | string };
   transferEnv?: TransferEnvVar[];
+  /** v1.9: applied at pod creation (spec/openkruise-v1.9.md §3). */
+  resourcesPolicy?: ResourcesPolicy;
 }
 
 export interface UpdatePriorityStrategy {
