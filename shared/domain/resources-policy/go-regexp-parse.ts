@@ -17,6 +17,8 @@ export class RegexpSyntaxError extends Error {
   }
 }
 
+/** Go's limit on nesting depth. */
+const MAX_NESTING = 1000;
 /** Go's limit on a repetition count, also applied to nested counts multiplied together. */
 export const MAX_REPEAT = 1000;
 
@@ -53,14 +55,16 @@ function folded(test: CodePointTest): CodePointTest {
 
 export class Parser {
   private pos = 0;
+  private readonly chars: string[];
   private readonly cps: number[];
 
   constructor(private readonly src: string) {
-    this.cps = [...src].map((c) => c.codePointAt(0)!);
+    this.chars = [...src];
+    this.cps = this.chars.map((c) => c.codePointAt(0)!);
   }
 
   private text(from: number, to = this.pos): string {
-    return String.fromCodePoint(...this.cps.slice(from, to));
+    return this.chars.slice(from, to).join('');
   }
 
   private peek(offset = 0): string | undefined {
@@ -139,6 +143,8 @@ export class Parser {
 
   /** A group, or null for a flag group `(?i)` (which changes `f` for the rest of the enclosing group). */
   private group(f: Flags, depth: number): Node | null {
+    // Go's parser refuses nesting past 1000 levels (maxHeight) with this code.
+    if (depth >= MAX_NESTING) throw new RegexpSyntaxError('expression nests too deeply', this.src);
     const start = this.pos;
     this.pos++;
     if (this.peek() !== '?') return this.groupBody(f, depth);

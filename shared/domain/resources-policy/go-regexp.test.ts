@@ -69,3 +69,17 @@ test('go regexp: nested counts beyond 1000 and huge programs are refused', () =>
   const big = compileGoRegexp('[a-z]{1000}[a-z]{1000}[a-z]{1000}[a-z]{1000}[a-z]{1000}[a-z]{1000}[a-z]{1000}[a-z]{1000}[a-z]{1000}[a-z]{1000}[a-z]{1000}');
   assert.equal(big.ok, false);
 });
+
+test('go regexp: nesting is bounded as in Go, without exhausting the stack', () => {
+  const deep = (n: number) => `${'('.repeat(n)}a${')'.repeat(n)}`;
+  assert.equal(compileGoRegexp(deep(999)).ok, true);
+  const r = compileGoRegexp(deep(5000));
+  assert.equal(r.ok, false);
+  assert.match(r.ok ? '' : r.error, /^error parsing regexp: expression nests too deeply: /);
+});
+
+test('go regexp: a pattern of a million characters is handled (refused by size, not by a crash)', () => {
+  const r = compileGoRegexp(`(?P<${'n'.repeat(1_000_000)}`);
+  assert.equal(r.ok, false);
+  assert.equal(compileGoRegexp('a'.repeat(1_000_000)).ok, false);
+});
