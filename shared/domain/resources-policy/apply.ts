@@ -6,7 +6,7 @@ import type { ResourcesPolicy, SidecarContainer, SidecarSet } from '../../api/si
 import { add, int64FromFloat, intQuantity, milliQuantity, parseQuantity, cmp } from '../quantity-math.js';
 import { formatGoQuantity, type GoQuantity } from '../quantity.js';
 import { evaluateExpression, ExpressionError, qty } from './expression.js';
-import { compileGoRegexp } from './go-regexp.js';
+import { compileGoRegexp, type GoRegexp } from './go-regexp.js';
 import { goQuote } from './go-quote.js';
 
 type Resources = NonNullable<Container['resources']>;
@@ -30,12 +30,25 @@ const quantityOf = (list: Record<string, unknown> | undefined, key: 'cpu' | 'mem
   return v === undefined || v === null ? undefined : parseQuantity(String(v));
 };
 
+// Compiled patterns are kept across reviews (with their warm DFA caches); SidecarSets hold few distinct patterns.
+const compiledPatterns = new Map<string, GoRegexp>();
+const MAX_PATTERNS = 256;
+
+function compiledRegexp(pattern: string): GoRegexp {
+  let r = compiledPatterns.get(pattern);
+  if (!r) {
+    if (compiledPatterns.size >= MAX_PATTERNS) compiledPatterns.delete(compiledPatterns.keys().next().value!);
+    compiledPatterns.set(pattern, (r = compileGoRegexp(pattern)));
+  }
+  return r;
+}
+
 /**
  * The pod's containers the policy aggregates, in upstream's order: native-sidecar init containers, then containers,
  * whose names match and are not a container or init container of any SidecarSet injecting into this pod.
  */
 export function targetContainers(pod: Pod, nameRegex: string, sidecarSets: readonly SidecarSet[]): Container[] {
-  const compiled = compileGoRegexp(nameRegex);
+  const compiled = compiledRegexp(nameRegex);
   if (!compiled.ok) throw new ResourcesPolicyError(`invalid regex pattern ${goQuote(nameRegex)}: ${compiled.error}`);
   const excluded = new Set<string>();
   for (const set of sidecarSets) for (const c of [...(set.spec?.initContainers ?? []), ...(set.spec?.containers ?? [])]) excluded.add(c.name);

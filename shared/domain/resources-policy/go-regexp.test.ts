@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { seededRandom } from '../../testing/random.js';
 import { compileGoRegexp } from './go-regexp.js';
 
 const matching: { pattern: string; yes: string[]; no: string[] }[] = [
@@ -82,4 +83,15 @@ test('go regexp: a pattern of a million characters is handled (refused by size, 
   const r = compileGoRegexp(`(?P<${'n'.repeat(1_000_000)}`);
   assert.equal(r.ok, false);
   assert.equal(compileGoRegexp('a'.repeat(1_000_000)).ok, false);
+});
+
+test('go regexp: answers stay right when the DFA cache overflows and starts over', () => {
+  // The 13th character from the end is an `a`: its DFA has 2^13 states, beyond the cache bound.
+  const r = compileGoRegexp('^(a|b)*a(a|b){12}$');
+  assert.ok(r.ok);
+  const next = seededRandom(7);
+  for (let n = 0; n < 3000; n++) {
+    const s = Array.from({ length: 20 }, () => (next() < 0.5 ? 'a' : 'b')).join('');
+    assert.equal(r.regexp.test(s), s[s.length - 13] === 'a', s);
+  }
 });

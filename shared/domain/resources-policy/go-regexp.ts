@@ -1,6 +1,6 @@
 // Go regexp.Compile + MatchString for targetContainersNameRegex: Go's syntax and error texts (go-regexp-parse.ts),
-// matched by a Thompson NFA simulation, so matching is linear in the name's length whatever the pattern, as with RE2
-// (an ECMAScript RegExp backtracks: `(a+)+$` against a long name would stall the webhook).
+// compiled to a Thompson NFA and run as a lazily built DFA, so matching is linear in the name's length whatever the
+// pattern, as with RE2 (an ECMAScript RegExp backtracks: `(a+)+$` against a long name would stall the webhook).
 import { Parser, RegexpSyntaxError, type CodePointTest, type Node } from './go-regexp-parse.js';
 
 export type GoRegexp = { ok: true; regexp: { test(s: string): boolean } } | { ok: false; error: string };
@@ -57,56 +57,102 @@ class Program {
   }
 }
 
-const isWord = (cp: number | undefined) => cp !== undefined && (cp === 0x5f || (cp >= 0x30 && cp <= 0x39) || (cp >= 0x41 && cp <= 0x5a) || (cp >= 0x61 && cp <= 0x7a));
+/** A position's neighbour as assertions see it: 0 none (text edge), 1 newline, 2 word character, 3 other. */
+type Neighbour = 0 | 1 | 2 | 3;
+const neighbour = (cp: number | undefined): Neighbour =>
+  cp === undefined ? 0 : cp === 10 ? 1 : cp === 0x5f || (cp >= 0x30 && cp <= 0x39) || (cp >= 0x41 && cp <= 0x5a) || (cp >= 0x61 && cp <= 0x7a) ? 2 : 3;
 
-function holds(kind: AssertKind, prev: number | undefined, next: number | undefined): boolean {
+function holds(kind: AssertKind, prev: Neighbour, next: Neighbour): boolean {
   switch (kind) {
     case 'beginText':
-      return prev === undefined;
+      return prev === 0;
     case 'endText':
-      return next === undefined;
+      return next === 0;
     case 'beginLine':
-      return prev === undefined || prev === 10;
+      return prev === 0 || prev === 1;
     case 'endLine':
-      return next === undefined || next === 10;
+      return next === 0 || next === 1;
     case 'wordBoundary':
-      return isWord(prev) !== isWord(next);
+      return (prev === 2) !== (next === 2);
     case 'notWordBoundary':
-      return isWord(prev) === isWord(next);
+      return (prev === 2) === (next === 2);
   }
 }
 
+/** A set of NFA states after the epsilon closure at one position: a state of the lazily built DFA. */
+interface DfaState {
+  readonly states: readonly number[];
+  readonly matched: boolean;
+  /** Keyed by code point × 4 + the neighbour after it. */
+  readonly next: Map<number, DfaState>;
+}
+
+/** DFA states and transitions kept per pattern before the cache starts over (RE2 bounds its DFA cache the same way). */
+const MAX_DFA_STATES = 2000;
+const MAX_DFA_TRANSITIONS = 100_000;
+
+/**
+ * MatchString as a DFA built lazily from the NFA (RE2's approach): each step is a cached transition, or one pass
+ * over the NFA states on a miss, so matching costs O(length × NFA size) at worst and O(length) once warm.
+ */
 function matcher(states: readonly State[], start: number): (s: string) => boolean {
+  let interned = new Map<string, DfaState>();
+  let initial: (DfaState | undefined)[] = [];
+  let transitions = 0;
+  const seen = new Uint32Array(states.length);
+  let generation = 0;
+
+  const close = (kernel: readonly number[], prev: Neighbour, next: Neighbour): DfaState => {
+    generation++;
+    const list: number[] = [];
+    const stack = [start, ...kernel].reverse();
+    while (stack.length > 0) {
+      const i = stack.pop()!;
+      if (seen[i] === generation) continue;
+      seen[i] = generation;
+      const st = states[i]!;
+      if (st.k === 'split') for (let j = st.out.length - 1; j >= 0; j--) stack.push(st.out[j]!);
+      else if (st.k === 'assert') {
+        if (holds(st.kind, prev, next)) stack.push(st.out);
+      } else list.push(i);
+    }
+    const key = list.join(',');
+    let d = interned.get(key);
+    if (!d) {
+      if (interned.size >= MAX_DFA_STATES || transitions >= MAX_DFA_TRANSITIONS) {
+        interned = new Map();
+        initial = [];
+        transitions = 0;
+      }
+      d = { states: list, matched: list.some((i) => states[i]!.k === 'match'), next: new Map() };
+      interned.set(key, d);
+    }
+    return d;
+  };
+
   return (s) => {
     const cps = [...s].map((c) => c.codePointAt(0)!);
-    let current: number[] = [];
-    const seen = new Uint32Array(states.length);
-    let generation = 0;
-    const addClosure = (list: number[], from: number, pos: number) => {
-      const stack = [from];
-      while (stack.length > 0) {
-        const i = stack.pop()!;
-        if (seen[i] === generation) continue;
-        seen[i] = generation;
-        const st = states[i]!;
-        if (st.k === 'split') for (let j = st.out.length - 1; j >= 0; j--) stack.push(st.out[j]!);
-        else if (st.k === 'assert') {
-          if (holds(st.kind, cps[pos - 1], cps[pos])) stack.push(st.out);
-        } else list.push(i);
+    const first = neighbour(cps[0]);
+    let d = initial[first] ?? (initial[first] = close([], 0, first));
+    for (let pos = 0; pos < cps.length; pos++) {
+      if (d.matched) return true;
+      const cp = cps[pos]!;
+      const after = neighbour(cps[pos + 1]);
+      const key = cp * 4 + after;
+      let next = d.next.get(key);
+      if (!next) {
+        const kernel: number[] = [];
+        for (const i of d.states) {
+          const st = states[i]!;
+          if (st.k === 'char' && st.test(cp)) kernel.push(st.out);
+        }
+        next = close(kernel, neighbour(cp), after);
+        d.next.set(key, next);
+        transitions++;
       }
-    };
-    for (let pos = 0; pos <= cps.length; pos++) {
-      generation++;
-      const next: number[] = [];
-      for (const i of current) {
-        const st = states[i]!;
-        if (st.k === 'char' && st.test(cps[pos - 1]!)) addClosure(next, st.out, pos);
-      }
-      addClosure(next, start, pos); // unanchored: a match may start anywhere
-      if (next.some((i) => states[i]!.k === 'match')) return true;
-      current = next;
+      d = next;
     }
-    return false;
+    return d.matched;
   };
 }
 
