@@ -80,7 +80,7 @@ describe('SidecarSet injection', { skip: typeof s === 'string' ? s : false }, ()
         containers: [{
           name: 'proxy', image: 'busybox:1.36', command: ['sleep', '3600'], podInjectPolicy: 'BeforeAppContainer',
           resourcesPolicy: {
-            targetContainersMode: 'sum', targetContainersNameRegex: '^app-',
+            targetContainersMode: 'sum', targetContainersNameRegex: '^app', // also matches the probe's container 'app'
             resourcesExpr: { limits: { cpu: 'cpu*50%', memory: 'memory*25%' }, requests: { cpu: 'max(cpu*10%, 10m)', memory: '32Mi' } },
           },
         }],
