@@ -160,3 +160,31 @@ test('max mode keeps the winning quantity as the pod wrote it; sum prints canoni
   assert.deepEqual(policyResources(policy('max', '.*', ['cpu', '']), p, []), { limits: { cpu: '1.500' } });
   assert.deepEqual(policyResources(policy('sum', '.*', ['cpu', '']), p, []), { limits: { cpu: '3' } });
 });
+
+// TestAggregateResourcesBySum / TestAggregateResourcesByMax, read through identity expressions (`cpu`, `memory`):
+// an unlimited limit is left unset, an absent request reads as 0.
+const identity = (mode: string) => policy(mode, '.*', ['cpu', 'memory'], ['cpu', 'memory']);
+const aggregates: { name: string; mode: string; pod: Pod; limits: Record<string, string>; requests: Record<string, string> }[] = [
+  { name: 'sum: all containers have limits', mode: 'sum', pod: pod([c('app1', '200m', '200Mi', '50m', '100Mi'), c('app2', '400m', '400Mi', '100m', '200Mi')]),
+    limits: { cpu: '600m', memory: '600Mi' }, requests: { cpu: '150m', memory: '300Mi' } },
+  { name: 'sum: one container without CPU limit is unlimited', mode: 'sum', pod: pod([c('app1', '200m', '200Mi', '50m', '100Mi'), c('app2', '', '400Mi', '100m', '200Mi')]),
+    limits: { memory: '600Mi' }, requests: { cpu: '150m', memory: '300Mi' } },
+  { name: 'sum: container without requests is 0', mode: 'sum', pod: pod([c('app1', '200m', '200Mi', '50m', '100Mi'), c('app2', '400m', '400Mi', '', '')]),
+    limits: { cpu: '600m', memory: '600Mi' }, requests: { cpu: '50m', memory: '100Mi' } },
+  { name: 'max: all containers have limits', mode: 'max', pod: pod([c('app1', '200m', '200Mi', '50m', '100Mi'), c('app2', '400m', '400Mi', '100m', '200Mi')]),
+    limits: { cpu: '400m', memory: '400Mi' }, requests: { cpu: '100m', memory: '200Mi' } },
+  { name: 'max: one container without Memory limit is unlimited', mode: 'max', pod: pod([c('app1', '200m', '200Mi', '50m', '100Mi'), c('app2', '400m', '', '100m', '')]),
+    limits: { cpu: '400m' }, requests: { cpu: '100m', memory: '100Mi' } },
+  { name: 'max: one container without Cpu limit is unlimited', mode: 'max', pod: pod([c('app1', '200m', '200Mi', '50m', '100Mi'), c('app2', '', '400Mi', '', '200Mi')]),
+    limits: { memory: '400Mi' }, requests: { cpu: '50m', memory: '200Mi' } },
+  { name: 'max: container without requests is 0', mode: 'max', pod: pod([c('app1', '200m', '200Mi', '50m', '100Mi'), c('app2', '100m', '150Mi', '', '')]),
+    limits: { cpu: '200m', memory: '200Mi' }, requests: { cpu: '50m', memory: '100Mi' } },
+  { name: 'no request anywhere reads as 0; an unknown mode aggregates nothing', mode: 'avg', pod: pod([c('app1', '200m', '200Mi', '50m', '100Mi')]),
+    limits: {}, requests: { cpu: '0', memory: '0' } },
+];
+for (const tc of aggregates) {
+  test(`aggregation: ${tc.name}`, () => {
+    const want = { ...(Object.keys(tc.limits).length > 0 ? { limits: tc.limits } : {}), requests: tc.requests };
+    assert.deepEqual(policyResources(identity(tc.mode), tc.pod, []), want);
+  });
+}
