@@ -73,3 +73,29 @@ const cases: { name: string; obj: SidecarSet; want: string[] }[] = [
 for (const tc of cases) {
   test(`resourcesPolicy validation: ${tc.name}`, () => assert.deepEqual(problems(tc.obj), tc.want));
 }
+
+// TestValidateResourceExpression and the rest of TestValidateResourcesPolicy: [expression, field, problem or ''].
+const expressions: [string, 'cpu' | 'memory', 'limits' | 'requests', string][] = [
+  ['cpu*50%', 'cpu', 'limits', ''], ['max(cpu*50%, 50m)', 'cpu', 'limits', ''], ['min(cpu*50%, 100m)', 'cpu', 'limits', ''],
+  ['max( cpu * 0.5 , 50m )', 'cpu', 'limits', ''], ['memory*50%', 'memory', 'limits', ''], ['max(min(cpu*50%, 100m), 50m)', 'cpu', 'limits', ''],
+  ['max(memory*50%, 100Mi)', 'memory', 'limits', ''], ['100Mi', 'memory', 'requests', ''],
+  ['invalidvar * 50%', 'cpu', 'limits', 'undefined variable: invalidvar'],
+  ['cpu +*/ 50%', 'cpu', 'limits', 'parse error: syntax error at line 1, col 7'],
+  ['invalid_cpu_expr', 'cpu', 'requests', 'undefined variable: invalid_cpu_expr'],
+  ['bad_memory_expr', 'memory', 'limits', 'undefined variable: bad_memory_expr'],
+  ['bad_memory_expr', 'memory', 'requests', 'undefined variable: bad_memory_expr'],
+  ['memory*2', 'cpu', 'limits', 'undefined variable: memory'],
+];
+for (const [expr, variable, kind, problem] of expressions) {
+  test(`resourcesPolicy validation: ${kind}.${variable} = ${JSON.stringify(expr)} ${problem ? 'is refused' : 'is valid'}`, () => {
+    const p = policy(kind === 'limits' ? { [variable]: expr } : undefined, kind === 'requests' ? { [variable]: expr } : undefined, '^.*');
+    const want = problem ? [`spec[0].resourcesPolicy.resourcesExpr.${kind}.${variable}: Invalid value: invalid expression: ${problem}`] : [];
+    assert.deepEqual(problems(set([sidecar(p)])), want);
+  });
+}
+
+test('resourcesPolicy validation: resources.requests alone also conflicts with a policy', () => {
+  assert.deepEqual(problems(set([sidecar(policy({ cpu: 'cpu*50%' }), { resources: { requests: { cpu: '50m' } } })])),
+    ['spec[0].resourcesPolicy: Invalid value: resourcesPolicy and resources cannot be configured together']);
+});
+
