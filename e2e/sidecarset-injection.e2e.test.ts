@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { eventually, getJson, kubectl, kubectlOk, serves, stack, untilInjected } from './harness/kube.js';
 
-interface Container { name: string; env?: { name: string; value?: string }[]; volumeMounts?: { name: string }[] }
+interface Container { name: string; env?: { name: string; value?: string }[]; volumeMounts?: { name: string }[]; resources?: Record<string, Record<string, string>> }
 interface Pod { metadata: { name: string; annotations?: Record<string, string> }; spec: { containers: Container[]; volumes?: { name: string }[]; nodeName?: string } }
 
 const s = stack();
@@ -21,7 +21,8 @@ describe('SidecarSet injection', { skip: typeof s === 'string' ? s : false }, ()
   after(() => {
     kubectl(['delete', '-f', ex('05-nginx-deployment.yaml'), '--ignore-not-found', '--wait=false']);
     kubectl(['delete', 'pod', 'test-pod', '--ignore-not-found', '--grace-period=0', '--force']);
-    kubectl(['delete', 'sidecarset', 'scs-demo', 'scs-conflict', 'scs-bad-env', '--ignore-not-found']);
+    kubectl(['delete', 'pod', 'respolicy-pod', '--ignore-not-found', '--grace-period=0', '--force']);
+    kubectl(['delete', 'sidecarset', 'scs-demo', 'scs-conflict', 'scs-respolicy', 'scs-bad-respolicy', 'scs-bad-env', '--ignore-not-found']);
   });
 
   it('02-test-pod is stored with sidecar1 first, IS_INJECTED, the log volume and the hash annotations', async (t) => {
@@ -82,5 +83,44 @@ describe('SidecarSet injection', { skip: typeof s === 'string' ? s : false }, ()
     } finally {
       kubectl(['delete', 'pod', 'not-injected', '-n', 'kube-system', '--grace-period=0', '--force']);
     }
+  });
+
+  it('a SidecarSet with resourcesPolicy injects the resources computed from the app containers (v1.9)', async (t) => {
+    if (typeof s === 'string' || !(await serves(s, '/mutate-pod'))) return t.skip('the manager does not serve /mutate-pod yet');
+    const set = {
+      apiVersion: 'apps.kruise.io/v1alpha1', kind: 'SidecarSet', metadata: { name: 'scs-respolicy' },
+      spec: {
+        selector: { matchLabels: { app: 'respolicy' } },
+        containers: [{
+          name: 'proxy', image: 'busybox:1.36', command: ['sleep', '3600'], podInjectPolicy: 'BeforeAppContainer',
+          resourcesPolicy: {
+            targetContainersMode: 'sum', targetContainersNameRegex: '^app', // also matches the probe's container 'app'
+            resourcesExpr: { limits: { cpu: 'cpu*50%', memory: 'memory*25%' }, requests: { cpu: 'max(cpu*10%, 10m)', memory: '32Mi' } },
+          },
+        }],
+      },
+    };
+    kubectlOk(['apply', '-f', '-'], JSON.stringify(set));
+    const app = (name: string, cpu: string, memory: string, rcpu: string, rmemory: string) =>
+      ({ name, image: 'busybox:1.36', command: ['sleep', '3600'], resources: { limits: { cpu, memory }, requests: { cpu: rcpu, memory: rmemory } } });
+    const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'respolicy-pod', namespace: 'default', labels: { app: 'respolicy' } },
+      spec: { containers: [app('app-a', '1', '1Gi', '500m', '512Mi'), app('app-b', '500m', '1Gi', '250m', '256Mi')] } };
+    await untilInjected('default', { app: 'respolicy' }, 'proxy', 'busybox:1.36');
+    kubectlOk(['create', '-f', '-'], JSON.stringify(pod));
+    const stored = getJson<Pod>(['pod', 'respolicy-pod']);
+    assert.deepEqual(stored.spec.containers[0]?.resources, { limits: { cpu: '750m', memory: '512Mi' }, requests: { cpu: '75m', memory: '32Mi' } });
+  });
+
+  it('a resourcesPolicy expression that does not evaluate is refused with upstream path and message', () => {
+    const bad = {
+      apiVersion: 'apps.kruise.io/v1alpha1', kind: 'SidecarSet', metadata: { name: 'scs-bad-respolicy' },
+      spec: {
+        selector: { matchLabels: { app: 'respolicy-bad' } },
+        containers: [{ name: 'proxy', image: 'busybox:1.36', resourcesPolicy: { targetContainersMode: 'max', targetContainersNameRegex: '.*', resourcesExpr: { limits: { cpu: 'cpu - 2' } } } }],
+      },
+    };
+    const r = kubectl(['apply', '-f', '-'], JSON.stringify(bad));
+    assert.notEqual(r.code, 0);
+    assert.match(r.stderr, /spec\[0\]\.resourcesPolicy\.resourcesExpr\.limits\.cpu: Invalid value: "cpu - 2": invalid expression: calculation result is negative: -1/);
   });
 });

@@ -80,6 +80,9 @@ describe('the committed CRDs (charts/kruise-ts/files/crds)', () => {
     ['apps.kruise.io_sidecarsets.yaml', '.spec.containers[]', (n) => assert.equal(n?.['x-kubernetes-preserve-unknown-fields'], true)],
     ['apps.kruise.io_sidecarsets.yaml', '.spec.containers[].transferEnv', (n) => assert.match(String(n?.description), /environment variables/)],
     ['apps.kruise.io_sidecarsets.yaml', '.spec.injectionStrategy.revision.policy', (n) => assert.deepEqual([n?.default, n?.enum], ['Always', ['Always', 'Partial']])],
+    ['apps.kruise.io_sidecarsets.yaml', '.spec.containers[].resourcesPolicy', (n) => assert.deepEqual(n?.required, ['resourcesExpr', 'targetContainersMode'])],
+    ['apps.kruise.io_sidecarsets.yaml', '.spec.initContainers[].resourcesPolicy.targetContainersNameRegex', (n) => assert.equal(n?.default, '.*')],
+    ['apps.kruise.io_sidecarsets.yaml', '.spec.containers[].resourcesPolicy.targetContainersMode', (n) => assert.deepEqual(n?.enum, ['sum', 'max'])],
     ['apps.kruise.io_containerrecreaterequests.yaml', '.spec.containers[].ports[].protocol', (n) => assert.equal(n?.default, 'TCP')],
     ['apps.kruise.io_containerrecreaterequests.yaml', '.spec.containers[].ports[].containerPort', (n) => assert.equal(n?.default, undefined)],
     ['apps.kruise.io_imagepulljobs.yaml', '.spec.parallelism', (n) => assert.equal(n?.['x-kubernetes-int-or-string'], true)],
@@ -91,7 +94,7 @@ describe('the committed CRDs (charts/kruise-ts/files/crds)', () => {
   it('the SidecarSet containers carry the whole core/v1 Container, open (no required, no defaults, unknown fields kept)', () => {
     const c = at(schemaOf('apps.kruise.io_sidecarsets.yaml'), '.spec.containers[]')!;
     for (const f of ['image', 'env', 'resources', 'securityContext', 'lifecycle', 'volumeMounts', 'restartPolicy']) assert.ok((c.properties as object)[f as keyof object], f);
-    const open = [...nodes(c)].filter(([p]) => !/\.(podInjectPolicy|upgradeStrategy|shareVolumePolicy|shareVolumeDevicePolicy|transferEnv)/.test(p));
+    const open = [...nodes(c)].filter(([p]) => !/\.(podInjectPolicy|upgradeStrategy|shareVolumePolicy|shareVolumeDevicePolicy|transferEnv|resourcesPolicy)/.test(p));
     assert.deepEqual(open.filter(([, n]) => n.required || n.default !== undefined || n['x-kubernetes-list-type']).map(([p]) => p), []);
     assert.deepEqual(open.filter(([, n]) => n.properties && !n['x-kubernetes-preserve-unknown-fields']).map(([p]) => p), []);
   });

@@ -7,14 +7,15 @@ const cases: { name: string; value: string; gates?: Partial<Record<keyof typeof 
   { name: 'a gate kruise-ts has is set', value: 'ResourceDistributionGate=true', gates: { ResourceDistributionGate: true } },
   { name: 'spaces and case of the value are tolerated', value: ' ResourceDistributionGate = True , KruiseDaemon=FALSE', gates: { ResourceDistributionGate: true, KruiseDaemon: false } },
   { name: 'an upstream gate kruise-ts does not have is accepted and reported', value: 'WorkloadSpread=false,CloneSetShortHash=true', gates: GATE_DEFAULTS, unimplemented: ['WorkloadSpread=false', 'CloneSetShortHash=true'] },
-  { name: 'the v1.9 gates are known', value: 'EnableSortSidecarContainerByName=true,InPlacePodVerticalScaling=true', unimplemented: ['EnableSortSidecarContainerByName=true', 'InPlacePodVerticalScaling=true'] },
+  { name: 'the v1.9 gates are known', value: 'EnableSortSidecarContainerByName=true,InPlacePodVerticalScaling=true', gates: { EnableSortSidecarContainerByName: true }, unimplemented: ['InPlacePodVerticalScaling=true'] },
+  { name: 'EnableSortSidecarContainerByName is off by default, as upstream', value: 'PodWebhook=true', gates: { EnableSortSidecarContainerByName: false } },
   { name: 'a name no OpenKruise version knows is refused', value: 'NoSuchGate=true', problem: /unrecognized feature gate: NoSuchGate/ },
   { name: 'a value other than true/false is refused', value: 'KruiseDaemon=yes', problem: /invalid value of KruiseDaemon=yes/ },
   { name: 'KruiseDaemon=false forces ImagePullJobGate off, as upstream', value: 'KruiseDaemon=false', gates: { PodWebhook: true, KruiseDaemon: false, ImagePullJobGate: false } },
   { name: 'KruiseDaemon=false wins over an explicit ImagePullJobGate=true', value: 'ImagePullJobGate=true,KruiseDaemon=false', gates: { ImagePullJobGate: false } },
   { name: 'PodWebhook=false forces SidecarSetPatchPodMetadataDefaultsAllowed off', value: 'PodWebhook=false,SidecarSetPatchPodMetadataDefaultsAllowed=true', gates: { PodWebhook: false, SidecarSetPatchPodMetadataDefaultsAllowed: false } },
   { name: 'a pre-download gate turns ImagePullJobGate on', value: 'ImagePullJobGate=false,PreDownloadImageForInPlaceUpdate=true', gates: { ImagePullJobGate: true }, unimplemented: ['PreDownloadImageForInPlaceUpdate=true'] },
-  { name: 'AllAlpha=true turns the alpha gates on', value: 'AllAlpha=true', gates: { ResourceDistributionGate: true, SidecarSetPatchPodMetadataDefaultsAllowed: true, PodWebhook: true } },
+  { name: 'AllAlpha=true turns the alpha gates on', value: 'AllAlpha=true', gates: { ResourceDistributionGate: true, SidecarSetPatchPodMetadataDefaultsAllowed: true, EnableSortSidecarContainerByName: true, PodWebhook: true } },
   { name: 'AllBeta=false turns the beta gates off', value: 'AllBeta=false', gates: { PodWebhook: false, KruiseDaemon: false, ImagePullJobGate: false } },
 ];
 

@@ -31,6 +31,7 @@ export const GATE_DEFAULTS = {
   ImagePullJobGate: true,
   ResourceDistributionGate: false,
   SidecarSetPatchPodMetadataDefaultsAllowed: false,
+  EnableSortSidecarContainerByName: false,
 } as const;
 export type FeatureGate = keyof typeof GATE_DEFAULTS;
 

@@ -52,6 +52,10 @@ const sidecarFields = {
   upgradeStrategy: { upgradeType: 'HotUpgrade', hotUpgradeEmptyImage: 'registry.example/empty:1.0' },
   shareVolumePolicy: { type: 'enabled' },
   shareVolumeDevicePolicy: { type: 'enabled' },
+  resourcesPolicy: {
+    targetContainersMode: 'sum', targetContainersNameRegex: '^main$',
+    resourcesExpr: { limits: { cpu: 'cpu*50%', memory: 'memory*50%' }, requests: { cpu: 'max(cpu*50%, 50m)', memory: '100Mi' } },
+  },
   transferEnv: [
     { sourceContainerName: 'main', envName: 'TZ' },
     { sourceContainerNameFrom: { fieldRef: { apiVersion: 'v1', fieldPath: "metadata.labels['main-container']" } }, envNames: ['LANG', 'LC_ALL'] },

@@ -1,7 +1,7 @@
 // apps.kruise.io/v1alpha1 SidecarSet (spec/webhooks.md §1). Field names are the wire names.
 import { Type, type Static } from '@sinclair/typebox';
 import type { Container, KruiseObject, LabelSelector, LocalObjectReference, ObjectFieldSelector, Volume } from './meta.js';
-import { Bool, CORE_OPEN, CORE_REF, CORE_V1, Core, CoreWith, Int32, Int64, IntOrStr, KindSchema, META_V1, Obj, Str, StrList, StrMap } from './schema.js';
+import { Bool, CORE_OPEN, CORE_REF, CORE_V1, Core, CoreWith, CrdRequired, Int32, Int64, IntOrStr, KindSchema, META_V1, Obj, Str, StrList, StrMap } from './schema.js';
 
 export type PodInjectPolicy = 'BeforeAppContainer' | 'AfterAppContainer';
 export type UpgradeType = 'ColdUpgrade' | 'HotUpgrade';
@@ -27,6 +27,25 @@ export type TransferEnvVar = Static<typeof TransferEnvVarSchema>;
 
 const shareVolumePolicyType = Str('enabled or disabled.');
 
+/** v1.9 `resourcesPolicy` (spec/openkruise-v1.9.md §3): the sidecar's resources computed from the app containers'. */
+export type TargetContainersMode = 'sum' | 'max';
+
+const ResourceExpressionsSchema = (what: string) => Obj(`Expressions for the sidecar container's resource ${what}, per resource.`, {
+  cpu: Type.Optional(Str(`The expression of the sidecar's CPU ${what}, over the variable cpu (the target containers' aggregated CPU ${what}), e.g. "cpu*50%" or "max(cpu*50%, 50m)".`)),
+  memory: Type.Optional(Str(`The expression of the sidecar's memory ${what}, over the variable memory (the target containers' aggregated memory ${what}), e.g. "memory*50%".`)),
+});
+export type ResourceExpressions = Static<ReturnType<typeof ResourceExpressionsSchema>>;
+
+export const ResourcesPolicySchema = Obj("ResourcesPolicy computes the sidecar container's resources at pod creation from the resources of the pod's other containers.", {
+  targetContainersMode: CrdRequired(Str({ description: 'How the target containers\' resources are aggregated: sum adds them, max takes the largest.', enum: ['sum', 'max'] })),
+  targetContainersNameRegex: Type.Optional(Str({ description: 'A Go (RE2) regular expression, unanchored, selecting the target containers by name among the pod\'s containers (sidecars excluded).', default: '.*' })),
+  resourcesExpr: CrdRequired(Obj("The expressions for the sidecar container's limits and requests.", {
+    limits: Type.Optional(ResourceExpressionsSchema('limits')),
+    requests: Type.Optional(ResourceExpressionsSchema('requests')),
+  })),
+});
+export type ResourcesPolicy = Static<typeof ResourcesPolicySchema>;
+
 /** A corev1.Container plus kruise's extension fields. */
 export const SidecarContainerSchema = CoreWith(Core<Container>(`${CORE_V1}Container`, 'SidecarContainer defines a sidecar container: a core/v1 Container plus the fields below.'), {
   podInjectPolicy: Type.Optional(Str('Where the sidecar container is injected into pod.spec.containers (not used for initContainers): BeforeAppContainer (the default) puts it in front of the pod\'s containers, AfterAppContainer after them.')),
@@ -38,6 +57,7 @@ export const SidecarContainerSchema = CoreWith(Core<Container>(`${CORE_V1}Contai
   shareVolumeDevicePolicy: Type.Optional(Obj("If ShareVolumeDevicePolicy is enabled, the sidecar container shares the other containers' VolumeDevices in the pod (not including the injected sidecar containers). Unset leaves the sidecarset hash as it was before this field existed.", {
     type: Type.Optional(shareVolumePolicyType),
   })),
+  resourcesPolicy: Type.Optional(ResourcesPolicySchema),
   transferEnv: Type.Optional(Type.Array(TransferEnvVarSchema, { description: 'TransferEnv copies environment variables from other containers of the pod: sourceContainerName is pod.spec.containers[x].name, envName is pod.spec.containers[x].env[y].name.' })),
 }, true);
 export type SidecarContainer = Static<typeof SidecarContainerSchema>;

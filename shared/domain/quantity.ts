@@ -206,3 +206,11 @@ export function compareQuantityValues(a: QuantityValue, b: QuantityValue): -1 | 
   const right = b.unscaled * 10n ** BigInt(b.scale - scale);
   return left === right ? 0 : left > right ? 1 : -1;
 }
+
+/** Go's resource.Quantity as this module holds it, for the arithmetic in quantity-math.ts. */
+export type GoQuantity = Quantity;
+export type QuantityFormat = Format;
+/** resource.ParseQuantity: the quantity itself (value, format, cached string). Throws QuantityParseError as Go does. */
+export const parseGoQuantity = (value: string): GoQuantity => parse(value);
+/** Quantity.String(): the cached string if any, else the canonical form. */
+export const formatGoQuantity = (q: GoQuantity): string => canonical(q);

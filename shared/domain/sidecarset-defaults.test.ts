@@ -169,3 +169,14 @@ test('a null patchPodMetadata entry is defaulted like the zero struct Go decodes
 test('a containers value that is not a list is refused, as Go decoding would refuse it', () => {
   assert.throws(() => defaultSidecarSet(raw({ containers: { name: 'c' } })), GoJsonTypeError);
 });
+
+test('v1.9 container fields survive defaulting: resourcesPolicy (empty expressions dropped) and shareVolumeDevicePolicy', () => {
+  const out = defaultSidecarSet({
+    metadata: { name: 's' },
+    spec: { containers: [{ name: 'c', image: 'i', shareVolumeDevicePolicy: { type: 'enabled' },
+      resourcesPolicy: { targetContainersMode: 'max', targetContainersNameRegex: '^app$', resourcesExpr: { requests: { cpu: 'cpu', memory: '' } } } }] },
+  });
+  const c = out.spec!.containers![0]!;
+  assert.deepEqual(c.resourcesPolicy, { targetContainersMode: 'max', targetContainersNameRegex: '^app$', resourcesExpr: { requests: { cpu: 'cpu' } } });
+  assert.deepEqual(c.shareVolumeDevicePolicy, { type: 'enabled' });
+});

@@ -35,7 +35,8 @@ const vectors = [
       '{"containers":[{"name":"container1","image":"test-image","resources":{},"upgradeStrategy":{},"shareVolumePolicy":{}}],' +
       '"initContainers":[{"name":"container1","image":"test-image","resources":{},"restartPolicy":"Always","upgradeStrategy":{},"shareVolumePolicy":{}}]}',
     hash: '4xwx4d4844vd4v9x79wb4xbxf4xb29475cc4446v8cz2c2f2f5c5bw448vd42z8w',
-    withoutImage: undefined,
+    // v1.9 hash_test.go TestSidecarSetHashWithoutImageV1beta1 (spec/openkruise-v1.9.md §2.5).
+    withoutImage: '5725fw8bwbx249bw57v5892c847dzf48bww9zb7c86xb95264fdz26654847b2c8',
   },
   {
     name: 'the defaulted dns-f container',
@@ -98,4 +99,21 @@ test('hashing does not modify the SidecarSet', () => {
 
 test('the hash is 64 characters from the safe alphabet', () => {
   assert.match(sidecarSetHash(set([container1])), /^[bcdfghjklmnpqrstvwxz2456789]{64}$/);
+});
+
+test('v1.9: resourcesPolicy and shareVolumeDevicePolicy hash after their v1.9 neighbours; the mode and resourcesExpr are always written', () => {
+  const c: SidecarContainer = {
+    ...container1,
+    resourcesPolicy: { targetContainersNameRegex: '', resourcesExpr: { limits: { cpu: 'cpu*50%', memory: '' } } },
+    transferEnv: [{ envName: 'A' }],
+    shareVolumeDevicePolicy: { type: 'enabled' },
+  };
+  assert.equal(sidecarSetHashPayload(set([c])),
+    '{"containers":[{"name":"container1","image":"test-image","resources":{},"upgradeStrategy":{},"shareVolumePolicy":{},' +
+    '"shareVolumeDevicePolicy":{"type":"enabled"},"transferEnv":[{"envName":"A"}],' +
+    '"resourcesPolicy":{"targetContainersMode":"","resourcesExpr":{"limits":{"cpu":"cpu*50%"}}}}]}');
+  const empty = { ...container1, resourcesPolicy: { targetContainersMode: 'sum', targetContainersNameRegex: '.*', resourcesExpr: {} } };
+  assert.match(sidecarSetHashPayload(set([empty])), /"resourcesPolicy":\{"targetContainersMode":"sum","targetContainersNameRegex":"\.\*","resourcesExpr":\{\}\}/);
+  // A policy changes both hashes, so pods injected before it are not upgradable in place (as any non-image change).
+  assert.notEqual(sidecarSetHashWithoutImage(set([empty])), sidecarSetHashWithoutImage(set([container1])));
 });

@@ -4,9 +4,13 @@
 import { createHash } from 'node:crypto';
 import type { SidecarContainer, SidecarSet } from '../api/sidecarset.js';
 import { coreV1ContainerSchema } from './corev1-go-schema.js';
-import { goJson, OMITEMPTY, type GoSchema } from './go-json.js';
+import { ALWAYS, goJson, OMITEMPTY, type GoSchema } from './go-json.js';
 
-/** kruise apps/v1alpha1 SidecarContainer: corev1.Container inlined, then kruise's own fields (v1.8.4 layout). */
+/**
+ * kruise SidecarContainer: corev1.Container inlined, then kruise's own fields in v1.9.0's order (the v1.8.4 layout
+ * plus the omitempty pointers shareVolumeDevicePolicy and resourcesPolicy, so SidecarSets without them hash as on
+ * v1.8.4; spec/openkruise-v1.9.md §2.5).
+ */
 export const sidecarContainerSchema: GoSchema = {
   ...coreV1ContainerSchema,
   SidecarContainer: [
@@ -14,7 +18,22 @@ export const sidecarContainerSchema: GoSchema = {
     ['podInjectPolicy', 'string', OMITEMPTY],
     ['upgradeStrategy', 'SidecarContainerUpgradeStrategy', OMITEMPTY],
     ['shareVolumePolicy', 'ShareVolumePolicy', OMITEMPTY],
+    ['shareVolumeDevicePolicy', '*ShareVolumePolicy', OMITEMPTY],
     ['transferEnv', '[]TransferEnvVar', OMITEMPTY],
+    ['resourcesPolicy', '*ResourcesPolicy', OMITEMPTY],
+  ],
+  ResourcesPolicy: [
+    ['targetContainersMode', 'string', ALWAYS],
+    ['targetContainersNameRegex', 'string', OMITEMPTY],
+    ['resourcesExpr', 'ResourcesExpr', ALWAYS],
+  ],
+  ResourcesExpr: [
+    ['limits', '*ResourceExpressions', OMITEMPTY],
+    ['requests', '*ResourceExpressions', OMITEMPTY],
+  ],
+  ResourceExpressions: [
+    ['cpu', 'string', OMITEMPTY],
+    ['memory', 'string', OMITEMPTY],
   ],
   SidecarContainerUpgradeStrategy: [
     ['upgradeType', 'string', OMITEMPTY],

@@ -44,6 +44,7 @@ const allGates: Record<FeatureGate, boolean> = {
   ImagePullJobGate: true,
   ResourceDistributionGate: true,
   SidecarSetPatchPodMetadataDefaultsAllowed: false,
+  EnableSortSidecarContainerByName: false,
 };
 
 /** A cache that only grows, telling listeners (the gatherers memoise their sorted view) about each addition. */

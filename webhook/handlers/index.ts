@@ -76,6 +76,7 @@ export function podInjectionContext(deps: RouteDeps, req: AdmissionRequest): Inj
     },
     now: deps.now(),
     random: deps.random,
+    sortSidecarContainersByName: deps.gates.EnableSortSidecarContainerByName,
   };
 }
 

@@ -19,6 +19,8 @@ import { deepFreeze } from '../frozen-json.js';
 import { cloneJson } from './clone.js';
 import { hashAnnotations, type SetEntries } from './hash-annotations.js';
 import { InjectedForms } from './injected-forms.js';
+import { AdmissionDeniedError } from '../../errors.js';
+import { ResourcesPolicyError, withPolicyResources } from '../resources-policy/apply.js';
 import { mergeDevices, mergeEnvs, mergeMounts, sharedDevices, sharedEntriesBudget, sharedMountsAndEnvs, transferEnvs } from './share.js';
 
 type EnvVar = NonNullable<Container['env']>[number];
@@ -118,6 +120,16 @@ function decorate(source: SidecarContainer, taken: Taken): SidecarContainer {
   return c;
 }
 
+/** The sidecar with the resources its policy computes for this pod (spec/openkruise-v1.9.md §3); refuses the pod on error. */
+function sized(sidecar: SidecarContainer, pod: Pod, sets: readonly SidecarSet[]): SidecarContainer {
+  try {
+    return withPolicyResources(sidecar, pod, sets);
+  } catch (err) {
+    if (err instanceof ResourcesPolicyError) throw new AdmissionDeniedError(err.message, 400, { cause: err });
+    throw err;
+  }
+}
+
 /**
  * Builds everything the matched SidecarSets (in order, revisions already chosen) inject into a pod being created.
  * Existing hash annotations are parsed (refused if garbage) and entries of other SidecarSets preserved.
@@ -157,11 +169,16 @@ export function buildSidecars(sets: SidecarSet[], pod: Pod, now: Date, podRef: s
   /** A decorated sidecar; queues the SidecarSet volumes its own mounts use. */
   const build = (original: SidecarContainer, facts: SetFacts): SidecarContainer => {
     const forms = facts.forms?.get(original);
-    const source = forms?.source ?? original;
+    // resourcesPolicy first, as upstream, on this pod's own containers: the result is per pod, never remembered.
+    const source = original.resourcesPolicy ? sized(forms?.source ?? original, pod, sets) : forms?.source ?? original;
     const transferred = transferEnvs(source, pod, envs);
     const shared = sharedWith(source);
     const devices = devicesWith(source);
     charge(shared.mounts.length + shared.envs.length + devices.devices.length);
+    if (forms && source !== forms.source) {
+      out.volumes.push(...forms.volumes);
+      return decorate(source, taken(transferred, shared, devices));
+    }
     if (!forms) {
       // v1.8 dereferences the volume unchecked (validation guarantees it); skipping a missing one, and taking the
       // volumes of volumeDevices too (validation requires them as for mounts), is HEAD's behaviour.
@@ -169,7 +186,7 @@ export function buildSidecars(sets: SidecarSet[], pod: Pod, now: Date, podRef: s
         const v = facts.volumesByName.get(m.name);
         if (v) out.volumes.push(v);
       }
-      return decorate(original, taken(transferred, shared, devices));
+      return decorate(source, taken(transferred, shared, devices));
     }
     out.volumes.push(...forms.volumes);
     if (!forms.remembering) return decorate(source, taken(transferred, shared, devices));

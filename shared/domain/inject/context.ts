@@ -16,6 +16,11 @@ export interface InjectionContext {
     byCustomVersion(sidecarSetName: string, customVersion: string): ControllerRevisionLike[];
   };
   now: Date;
+  /**
+   * Gate EnableSortSidecarContainerByName (spec/openkruise-v1.9.md §4): all built sidecars of the pod are
+   * stable-sorted by name before merging. Off: SidecarSet order, then each SidecarSet's container order.
+   */
+  sortSidecarContainersByName?: boolean;
   /** Uniform draw in [0, 1), like Go's rand.Float64. */
   random: () => number;
 }

@@ -97,7 +97,10 @@ export function injectSidecarsInto(pod: Pod, ctx: InjectionContext): Pod {
 
   const spec = (pod.spec ??= { containers: [] });
   if (built.initContainers.length > 0) spec.initContainers = mergeContainers(spec.initContainers ?? [], sortByName(built.initContainers));
-  if (built.containers.length > 0) spec.containers = mergeContainers(spec.containers ?? [], built.containers);
+  if (built.containers.length > 0) {
+    const sidecars = ctx.sortSidecarContainersByName ? sortByName(built.containers) : built.containers;
+    spec.containers = mergeContainers(spec.containers ?? [], sidecars);
+  }
   if (built.volumes.length > 0) spec.volumes = mergeByName(spec.volumes ?? [], built.volumes);
   if (built.imagePullSecrets.length > 0 || spec.imagePullSecrets?.length) spec.imagePullSecrets = mergeSecrets(spec.imagePullSecrets ?? [], built.imagePullSecrets);
   metadata.annotations = { ...metadata.annotations, ...built.annotations };

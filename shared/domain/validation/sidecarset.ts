@@ -9,6 +9,7 @@ import { validatePodSpecSubset } from './pod-spec.js';
 import { labelSelectorConversionError, validateLabelSelector } from './selector-validation.js';
 import { validateSidecarSetCanary } from './sidecarset-canary.js';
 import { validateSidecarSetConflicts, type NamespaceLabels } from './sidecarset-conflicts.js';
+import { validateContainerResourcesPolicy, validateInitContainerResourcesPolicy } from './sidecarset-resources-policy.js';
 import { validateTransferEnvFieldRef } from './transfer-env.js';
 
 export interface RevisionRef {
@@ -163,7 +164,7 @@ function validateUpdateStrategy(s: SidecarSetUpdateStrategy, field: string): Vio
 }
 
 function validateSidecarContainers(inits: SidecarContainer[], containers: SidecarContainer[], volumes: Volume[]): Violation[] {
-  const out: Violation[] = [];
+  const out: Violation[] = inits.flatMap(validateInitContainerResourcesPolicy);
   containers.forEach((c, i) => {
     if (c.podInjectPolicy !== 'BeforeAppContainer' && c.podInjectPolicy !== 'AfterAppContainer') {
       out.push({ field: 'spec.container.podInjectPolicy', type: 'Invalid value', value: c.podInjectPolicy ?? '', detail: 'unsupported pod inject policy' });
@@ -176,6 +177,7 @@ function validateSidecarContainers(inits: SidecarContainer[], containers: Sideca
       const ref = t.sourceContainerNameFrom?.fieldRef;
       if (ref) out.push(...validateTransferEnvFieldRef(ref, `spec.containers[${i}].transferEnv[${j}].sourceContainerNameFrom.fieldRef`));
     });
+    out.push(...validateContainerResourcesPolicy(c, i));
   });
   const fakeContainers = containers.length > 0 ? containers : [{ name: 'test', image: 'busybox', imagePullPolicy: 'IfNotPresent', terminationMessagePolicy: 'File' }];
   out.push(...validatePodSpecSubset({ initContainers: inits, containers: fakeContainers, volumes }));
