@@ -8,6 +8,8 @@ import { cacheProbes } from '../shared/kube/cache-health.js';
 import { makeKube, type Kube } from '../shared/kube/client.js';
 import { informerFactory } from '../shared/kube/informer-factory.js';
 import { makeRest } from '../shared/kube/rest.js';
+import { resources } from '../shared/kube/resources.js';
+import { sidecarSetCacheForm } from '../shared/kube/sidecarset-cache.js';
 import { systemClock } from '../certs/clock.js';
 import { fileSource } from '../certs/file-source.js';
 import { selfSignedSource } from '../certs/self-signed-source.js';
@@ -113,7 +115,9 @@ async function main(): Promise<void> {
   // The caches read through the project's REST client (timeouts, bookmarks, idle watches re-opened), over the same
   // credentials as client-node's clients.
   const rest = makeRest(kube.kc, { timeoutMs: config.apiTimeoutMs, watchIdleTimeoutMs: config.watchIdleTimeoutMs, userAgent: `kruise-webhook/${VERSION}` });
-  const caches = startAdmissionCaches(informerFactory({ rest, signal: stop.signal, log }), rest, config.namespace);
+  // SidecarSets are cached in the internal form, whichever version is listed (shared/kube/sidecarset-cache.ts).
+  const informers = informerFactory({ rest, signal: stop.signal, log, transform: (r) => (r === resources.sidecarSets ? sidecarSetCacheForm : undefined) });
+  const caches = startAdmissionCaches(informers, rest, config.namespace);
   const probes = cacheProbes(caches, { staleAfterMs: config.healthStaleAfterMs, livenessStaleAfterMs: config.livenessStaleAfterMs });
   const source = certificateSource(config, kube, log);
   void source.start(stop.signal);

@@ -6,7 +6,11 @@ import type { SidecarContainer, SidecarSet } from '../api/sidecarset.js';
 import { coreV1ContainerSchema } from './corev1-go-schema.js';
 import { goJson, OMITEMPTY, type GoSchema } from './go-json.js';
 
-/** kruise apps/v1alpha1 SidecarContainer: corev1.Container inlined, then kruise's own fields (v1.8.4 layout). */
+/**
+ * kruise apps SidecarContainer: corev1.Container inlined, then kruise's own fields, in v1.9.0's order (the same in
+ * v1alpha1 and v1beta1). The v1.9 fields are omitempty pointers, so a SidecarSet without them keeps its v1.8.4 hash
+ * (spec/openkruise-v1.9.md §2.5).
+ */
 export const sidecarContainerSchema: GoSchema = {
   ...coreV1ContainerSchema,
   SidecarContainer: [
@@ -14,6 +18,7 @@ export const sidecarContainerSchema: GoSchema = {
     ['podInjectPolicy', 'string', OMITEMPTY],
     ['upgradeStrategy', 'SidecarContainerUpgradeStrategy', OMITEMPTY],
     ['shareVolumePolicy', 'ShareVolumePolicy', OMITEMPTY],
+    ['shareVolumeDevicePolicy', '*ShareVolumePolicy', OMITEMPTY],
     ['transferEnv', '[]TransferEnvVar', OMITEMPTY],
   ],
   SidecarContainerUpgradeStrategy: [
