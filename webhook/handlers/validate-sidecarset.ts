@@ -6,6 +6,7 @@
 // "namespace and namespaceSelector are exclusive" is gone: namespace wins). The validator reads the v1alpha1 shape,
 // so the v1beta1 view is handed to it converted back down, which never has `namespace` (v1beta1 → v1alpha1 keeps
 // everything else). An unknown version is validated as upstream decodes it: an empty object.
+import { KRUISE_API_VERSION_V1BETA1 } from '../../shared/api/meta.js';
 import type { SidecarSet } from '../../shared/api/sidecarset.js';
 import { sidecarSetToV1alpha1, sidecarSetToV1beta1 } from '../../shared/domain/conversion/sidecarset.js';
 import type { Violation } from '../../shared/errors.js';
@@ -23,7 +24,7 @@ export interface ValidateSidecarSetDeps<Ctx> {
 
 /** A SidecarSet as v1.9 validates it: converted to v1beta1 and shown in the v1alpha1 shape the validator reads. */
 export function v1beta1View(s: SidecarSet): SidecarSet {
-  return s.apiVersion === 'apps.kruise.io/v1beta1' ? sidecarSetToV1alpha1(s) : sidecarSetToV1alpha1(sidecarSetToV1beta1(s));
+  return s.apiVersion === KRUISE_API_VERSION_V1BETA1 ? sidecarSetToV1alpha1(s) : sidecarSetToV1alpha1(sidecarSetToV1beta1(s));
 }
 
 export function validateSidecarSetRoute<Ctx>(deps: ValidateSidecarSetDeps<Ctx>): WebhookRoute {

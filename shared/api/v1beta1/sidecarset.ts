@@ -3,6 +3,7 @@
 // it), and `spec.customVersion` replaces the label apps.kruise.io/sidecarset-custom-version on the SidecarSet. The rest
 // (containers, strategies, status) is the same Go type in both versions, so it is shared with ../sidecarset.ts.
 import type { KruiseObject, LabelSelector, LocalObjectReference, Volume } from '../meta.js';
+export { KRUISE_API_VERSION_V1BETA1 } from '../meta.js';
 import type {
   SidecarContainer,
   SidecarSetInjectionStrategy,
@@ -10,8 +11,6 @@ import type {
   SidecarSetStatus,
   SidecarSetUpdateStrategy,
 } from '../sidecarset.js';
-
-export const KRUISE_API_VERSION_V1BETA1 = 'apps.kruise.io/v1beta1';
 
 export interface SidecarSetSpec {
   selector?: LabelSelector;
