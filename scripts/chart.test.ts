@@ -215,6 +215,13 @@ describe('charts/kruise-ts', { skip: noHelm }, () => {
     assert.ok(off.has('Deployment'));
   });
 
+  it('crds.keep (default true) keeps the CRDs, and every object in them, through helm uninstall; false lets them go', () => {
+    const policies = (objs: Obj[]) => objs.filter((o) => o.kind === 'CustomResourceDefinition')
+      .map((o) => (o.metadata as { annotations?: Record<string, string> }).annotations?.['helm.sh/resource-policy']);
+    assert.deepEqual(policies(render()), Array(5).fill('keep'));
+    assert.deepEqual(policies(render({ crds: { keep: false } })), Array(5).fill(undefined));
+  });
+
   it('with externalCerts, a CRD whose conversion is a Webhook gets inject-ca-from; CRDs with conversion None do not', () => {
     const chart = join(tmp, 'chart-with-conversion');
     cpSync(join(repoRoot, CHART_DIR), chart, { recursive: true });
@@ -225,9 +232,11 @@ describe('charts/kruise-ts', { skip: noHelm }, () => {
     const crds = (objs: Obj[]) => objs.filter((o) => o.kind === 'CustomResourceDefinition');
     const on = crds(render({ externalCerts: { enabled: true } }, chart));
     const sidecarSets = on.find((o) => o.metadata.name === 'sidecarsets.apps.kruise.io');
-    assert.deepEqual(sidecarSets?.metadata.annotations, { 'cert-manager.io/inject-ca-from': 'kruise-system/kruise-webhook-cert' });
+    assert.deepEqual(sidecarSets?.metadata.annotations, { 'cert-manager.io/inject-ca-from': 'kruise-system/kruise-webhook-cert', 'helm.sh/resource-policy': 'keep' });
     assert.equal((sidecarSets as unknown as { spec: { conversion: { strategy: string } } }).spec.conversion.strategy, 'Webhook');
-    for (const o of on.filter((c) => c !== sidecarSets)) assert.equal(o.metadata.annotations, undefined, o.metadata.name);
-    for (const o of crds(render({}, chart))) assert.equal(o.metadata.annotations, undefined, `${o.metadata.name} without externalCerts`);
+    for (const o of on.filter((c) => c !== sidecarSets)) assert.equal(o.metadata.annotations?.['cert-manager.io/inject-ca-from'], undefined, o.metadata.name);
+    for (const o of crds(render({}, chart))) assert.equal(o.metadata.annotations?.['cert-manager.io/inject-ca-from'], undefined, `${o.metadata.name} without externalCerts`);
+    const notKept = crds(render({ externalCerts: { enabled: true }, crds: { keep: false } }, chart)).find((o) => o.metadata.name === 'sidecarsets.apps.kruise.io');
+    assert.deepEqual(notKept?.metadata.annotations, { 'cert-manager.io/inject-ca-from': 'kruise-system/kruise-webhook-cert' });
   });
 });
