@@ -154,3 +154,10 @@ test('/mutate-pod injects a v1beta1 SidecarSet from the cache exactly as its v1a
     assert.equal(r.patch, undefined);
   }
 });
+
+test('the validating SidecarSet webhook does not refuse another version outright: the empty object it decodes fails validation', async () => {
+  const r = await admit('/validate-apps-kruise-io-sidecarset', { kind: kind('v2', 'SidecarSet'), resource: resource('v2', 'sidecarsets'), object: sidecarSet });
+  assert.equal(r.allowed, false);
+  assert.equal(r.status.code, 403);
+  assert.doesNotMatch(r.status.message, /unsupported version/);
+});
