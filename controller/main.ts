@@ -6,6 +6,7 @@ import { setMaxListeners } from 'node:events';
 import { hostname } from 'node:os';
 import Fastify from 'fastify';
 import { collectDefaultMetrics, Counter, Registry } from 'prom-client';
+import { sidecarSetCacheForm } from '../shared/kube/sidecarset-cache.js';
 import { realClock } from '../shared/clock.js';
 import { configOrExit, loadConfig } from '../shared/config.js';
 import { createLogger } from '../shared/log.js';
@@ -62,7 +63,7 @@ async function main(): Promise<void> {
   const secretContentReaders: readonly Controller[] = [imagePullJobController, resourceDistributionController];
   const secretTransform = controllers.some((c) => secretContentReaders.includes(c)) ? undefined : (secretMetadataOnly as CacheTransform);
   const informers = informerFactory({ rest, signal: stop.signal, log,
-    transform: (r) => (r === resources.pods ? (cachedPod as CacheTransform) : r === resources.secrets ? secretTransform : undefined) });
+    transform: (r) => (r === resources.pods ? (cachedPod as CacheTransform) : r === resources.secrets ? secretTransform : r === resources.sidecarSets ? sidecarSetCacheForm : undefined) });
   const deps: ControllerDeps = {
     rest, informers, log, metrics: registry, clock: realClock, namespace: config.namespace, config,
     events: (component) => eventRecorder({ rest, component, log }),

@@ -236,7 +236,7 @@ describe('NodeImage and ImagePullJob controllers', { skip: typeof s === 'string'
         const spec = { image: 'e2e-ipj/bad:1', completionPolicy: { type: 'Always' }, ...tc.spec };
         const r = kubectl(['create', '-n', ns, '-f', '-'], JSON.stringify({ apiVersion: 'apps.kruise.io/v1alpha1', kind: 'ImagePullJob', metadata: { name: 'bad' }, spec }));
         assert.notEqual(r.code, 0, tc.name);
-        assert.match(r.stderr, /admission webhook "vimagepulljob.kb.io" denied the request/, tc.name);
+        assert.match(r.stderr, /admission webhook "vimagepulljob-v1beta1.kb.io" denied the request/, tc.name);
         assert.match(r.stderr, tc.want, tc.name);
       }
     });

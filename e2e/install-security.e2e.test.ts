@@ -58,7 +58,7 @@ describe('install: identities, pod security and disruption settings', { skip }, 
     getJson(['serviceaccount', '-n', 'kruise-daemon', 'kruise-daemon']);
   });
 
-  it('kruise-webhook may read what admission reads and write only its certificate, its two configurations and dry-runs', () => {
+  it('kruise-webhook may read what admission reads and write only its certificate, its two configurations, its CRDs\' conversion and dry-runs', () => {
     checkRights('kruise-system:kruise-webhook', [
       ['list', 'sidecarsets.apps.kruise.io', undefined, true],
       ['watch', 'namespaces', undefined, true],
@@ -71,6 +71,12 @@ describe('install: identities, pod security and disruption settings', { skip }, 
       ['update', 'mutatingwebhookconfigurations/kruise-mutating-webhook-configuration', undefined, true],
       ['update', 'validatingwebhookconfigurations/kruise-validating-webhook-configuration', undefined, true],
       ['create', 'subjectaccessreviews.authorization.k8s.io', undefined, true],
+      // The conversion caBundle of the CRDs that call /convert, by name only.
+      ['get', 'customresourcedefinitions.apiextensions.k8s.io/sidecarsets.apps.kruise.io', undefined, true],
+      ['patch', 'customresourcedefinitions.apiextensions.k8s.io/sidecarsets.apps.kruise.io', undefined, true],
+      ['patch', 'customresourcedefinitions.apiextensions.k8s.io/clonesets.apps.kruise.io', undefined, false],
+      ['update', 'customresourcedefinitions.apiextensions.k8s.io/sidecarsets.apps.kruise.io', undefined, false],
+      ['list', 'customresourcedefinitions.apiextensions.k8s.io', undefined, false],
       // What the shared ServiceAccount used to give it.
       ['list', 'secrets', 'kruise-system', false],
       ['get', 'secrets/kruise-daemon-pull', 'kruise-daemon-config', false],

@@ -1,11 +1,12 @@
 // buildApp(deps): the admission server as a value — no listen, no env, no signals (style P1; fastify/demo app.ts).
-// Only the admission routes: probes and metrics are on the plain-HTTP health server (health.ts), bound apart, so the
+// Only the admission routes and the CRD conversion route (/convert): probes and metrics are on the plain-HTTP health server (health.ts), bound apart, so the
 // port the apiserver reaches through the Service exposes nothing else (review M6).
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { WEBHOOK_SERVER_DEFAULTS, type WebhookServerLimits } from '../shared/config.js';
 import { registerAdmissionRoute, type WebhookRoute } from './admission/route.js';
 import { byteBudget, type ByteBudget } from './admission/byte-budget.js';
+import { CONVERSION_PATH, registerConversionRoute } from './conversion/route.js';
 import type { WebhookMetrics } from './metrics.js';
 import type { DrainState } from './drain.js';
 import { TLS_OPTIONS } from './tls-options.js';
@@ -68,12 +69,13 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     });
   }
 
-  const seen = new Set<string>();
+  const seen = new Set<string>([CONVERSION_PATH]);
   for (const route of deps.routes) {
     if (seen.has(route.path)) throw new Error(`duplicate admission route ${route.path}`);
     seen.add(route.path);
     registerAdmissionRoute(app, route, { log: deps.log, metrics: deps.metrics, bodyBudget });
   }
+  registerConversionRoute(app, { log: deps.log, metrics: deps.metrics, bodyBudget });
 
   // Errors Fastify raises before a handler runs keep their 4xx status (the admission routes answer their own body
   // errors, admission/body.ts); anything else is ours and is reported without leaking internals.

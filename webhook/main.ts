@@ -1,18 +1,21 @@
 // Composition root of the admission webhook: the only place that reads process.env, handles signals or exits.
 import { setMaxListeners } from 'node:events';
-import { AuthorizationV1Api } from '@kubernetes/client-node';
+import { AuthorizationV1Api, type KubernetesObject } from '@kubernetes/client-node';
 import { configOrExit, loadConfig, type Config } from '../shared/config.js';
 import { createLogger, type Logger } from '../shared/log.js';
 import { VERSION } from '../shared/version.js';
 import { cacheProbes } from '../shared/kube/cache-health.js';
 import { makeKube, type Kube } from '../shared/kube/client.js';
 import { informerFactory } from '../shared/kube/informer-factory.js';
-import { makeRest } from '../shared/kube/rest.js';
+import { makeRest, type KubeRest } from '../shared/kube/rest.js';
+import { resources } from '../shared/kube/resources.js';
+import { sidecarSetCacheForm } from '../shared/kube/sidecarset-cache.js';
 import { systemClock } from '../certs/clock.js';
 import { fileSource } from '../certs/file-source.js';
 import { selfSignedSource } from '../certs/self-signed-source.js';
 import { fsStore, secretStore } from '../certs/store.js';
 import { webhookCaBundles } from '../certs/webhook-config.js';
+import { allCaBundles, crdCaBundles, type Crd, type CrdApi } from '../certs/crd-conversion.js';
 import { certWriterProblem } from '../certs/writer-check.js';
 import { buildApp } from './app.js';
 import { drainThenClose } from './drain.js';
@@ -24,7 +27,15 @@ import { createMetrics } from './metrics.js';
 import { startMetricsServer } from '../shared/metrics-server.js';
 import { attachCertificateSource, firstCertificate, type CertificateSource } from './tls.js';
 
-function certificateSource(config: Config, kube: Kube, log: Logger): CertificateSource {
+/** The CRD calls the conversion-webhook patcher makes, through the project's REST client (timeouts on every call). */
+function crdApi(rest: KubeRest): CrdApi {
+  return {
+    get: (name) => rest.find<Crd & KubernetesObject>(resources.customResourceDefinitions, { name }),
+    mergePatch: async (name, body) => { await rest.patch(resources.customResourceDefinitions, { name }, 'merge', body); },
+  };
+}
+
+function certificateSource(config: Config, kube: Kube, rest: KubeRest, log: Logger): CertificateSource {
   const clock = systemClock;
   const certLog = log.child({ component: 'certs' });
   if (config.certWriter === 'external') return fileSource({ dir: config.certDir, clock, log: certLog });
@@ -33,14 +44,21 @@ function certificateSource(config: Config, kube: Kube, log: Logger): Certificate
   // In-cluster the apiserver reaches us through the Service DNS name; outside it, through WEBHOOK_HOST.
   const host = config.webhookHost ?? `${config.serviceName}.${config.namespace}.svc`;
   const store = config.certWriter === 'fs' ? fsStore(config.certDir, clock.now) : secretStore(kube.core, config.namespace, config.secretName);
-  const caBundle = webhookCaBundles(kube.admission, {
+  const target = {
     ...(config.webhookHost ? { host: config.webhookHost } : {}),
     port: config.webhookPort,
     service: { namespace: config.namespace, name: config.serviceName },
-  }, (r) => {
-    if (r.updated.length) certLog.info({ updated: r.updated }, 'patched webhook configurations');
-    if (r.missing.length) certLog.warn({ missing: r.missing }, 'webhook configurations not found; will retry');
-  });
+  };
+  // The webhook configurations and the conversion webhook of the CRDs that use one trust the same CAs (§9.3).
+  const caBundle = allCaBundles([
+    webhookCaBundles(kube.admission, target, (r) => {
+      if (r.updated.length) certLog.info({ updated: r.updated }, 'patched webhook configurations');
+      if (r.missing.length) certLog.warn({ missing: r.missing }, 'webhook configurations not found; will retry');
+    }),
+    crdCaBundles(crdApi(rest), target, (r) => {
+      if (r.updated.length) certLog.info({ updated: r.updated }, 'patched CRD conversion webhooks');
+    }),
+  ]);
   return selfSignedSource({ store, caBundle, host, renewBeforeMs: config.renewBeforeMs, clock, log: certLog });
 }
 
@@ -113,9 +131,11 @@ async function main(): Promise<void> {
   // The caches read through the project's REST client (timeouts, bookmarks, idle watches re-opened), over the same
   // credentials as client-node's clients.
   const rest = makeRest(kube.kc, { timeoutMs: config.apiTimeoutMs, watchIdleTimeoutMs: config.watchIdleTimeoutMs, userAgent: `kruise-webhook/${VERSION}` });
-  const caches = startAdmissionCaches(informerFactory({ rest, signal: stop.signal, log }), rest, config.namespace);
+  // SidecarSets are cached in the internal form, whichever version is listed (shared/kube/sidecarset-cache.ts).
+  const informers = informerFactory({ rest, signal: stop.signal, log, transform: (r) => (r === resources.sidecarSets ? sidecarSetCacheForm : undefined) });
+  const caches = startAdmissionCaches(informers, rest, config.namespace);
   const probes = cacheProbes(caches, { staleAfterMs: config.healthStaleAfterMs, livenessStaleAfterMs: config.livenessStaleAfterMs });
-  const source = certificateSource(config, kube, log);
+  const source = certificateSource(config, kube, rest, log);
   void source.start(stop.signal);
 
   const drain = { draining: false };

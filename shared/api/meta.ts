@@ -24,6 +24,8 @@ export type IntOrString = number | string;
 
 export const KRUISE_GROUP = 'apps.kruise.io';
 export const KRUISE_API_VERSION = 'apps.kruise.io/v1alpha1';
+/** The storage version of SidecarSet, ImagePullJob, ImageListPullJob and NodeImage in OpenKruise v1.9. */
+export const KRUISE_API_VERSION_V1BETA1 = 'apps.kruise.io/v1beta1';
 
 export interface KruiseObject<Spec, Status> {
   apiVersion?: string;

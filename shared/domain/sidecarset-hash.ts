@@ -7,9 +7,9 @@ import { coreV1ContainerSchema } from './corev1-go-schema.js';
 import { ALWAYS, goJson, OMITEMPTY, type GoSchema } from './go-json.js';
 
 /**
- * kruise SidecarContainer: corev1.Container inlined, then kruise's own fields in v1.9.0's order (the v1.8.4 layout
- * plus the omitempty pointers shareVolumeDevicePolicy and resourcesPolicy, so SidecarSets without them hash as on
- * v1.8.4; spec/openkruise-v1.9.md §2.5).
+ * kruise apps SidecarContainer: corev1.Container inlined, then kruise's own fields, in v1.9.0's order (the same in
+ * v1alpha1 and v1beta1). The v1.9 fields are omitempty pointers, so a SidecarSet without them keeps its v1.8.4 hash
+ * (spec/openkruise-v1.9.md §2.5).
  */
 export const sidecarContainerSchema: GoSchema = {
   ...coreV1ContainerSchema,

@@ -21,6 +21,7 @@ export const resources = {
   events: core('events', 'Event'),
   controllerRevisions: { group: 'apps', version: 'v1', plural: 'controllerrevisions', kind: 'ControllerRevision', namespaced: true },
   leases: { group: 'coordination.k8s.io', version: 'v1', plural: 'leases', kind: 'Lease', namespaced: true },
+  customResourceDefinitions: { group: 'apiextensions.k8s.io', version: 'v1', plural: 'customresourcedefinitions', kind: 'CustomResourceDefinition', namespaced: false },
   sidecarSets: kruise('sidecarsets', 'SidecarSet', false),
   nodeImages: kruise('nodeimages', 'NodeImage', false),
   imagePullJobs: kruise('imagepulljobs', 'ImagePullJob', true),

@@ -177,6 +177,13 @@ describe('deep nesting is refused with 400 on every route (review L1)', () => {
     '/mutate-apps-kruise-io-v1alpha1-nodeimage': ['apps.kruise.io', 'NodeImage'],
     '/validate-apps-kruise-io-v1alpha1-nodeimage': ['apps.kruise.io', 'NodeImage'],
     '/validate-apps-kruise-io-v1alpha1-resourcedistribution': ['apps.kruise.io', 'ResourceDistribution'],
+    // v1.9's paths (webhook/handlers/paths.ts).
+    '/mutate-apps-kruise-io-sidecarset': ['apps.kruise.io', 'SidecarSet'],
+    '/validate-apps-kruise-io-sidecarset': ['apps.kruise.io', 'SidecarSet'],
+    '/mutate-apps-kruise-io-imagepulljob': ['apps.kruise.io', 'ImagePullJob'],
+    '/validate-apps-kruise-io-imagepulljob': ['apps.kruise.io', 'ImagePullJob'],
+    '/mutate-apps-kruise-io-nodeimage': ['apps.kruise.io', 'NodeImage'],
+    '/validate-apps-kruise-io-nodeimage': ['apps.kruise.io', 'NodeImage'],
   };
   test('the table covers every route', () => assert.deepEqual(Object.keys(kinds).sort(), routes.map((r) => r.path).sort()));
   // The deep value sits in a field no decoder knows, as an attacker would put it; 10,000 and 100,000 levels were

@@ -178,6 +178,7 @@ export const SidecarSetShape: Shape = obj({
     selector: labelSelector,
     namespace: str,
     namespaceSelector: labelSelector,
+    customVersion: str,
     containers: arr(sidecarContainer),
     initContainers: arr(sidecarContainer),
     volumes: arr(volume),
@@ -192,27 +193,26 @@ export const SidecarSetShape: Shape = obj({
 const pullPolicy = obj({ timeoutSeconds: num, backoffLimit: num, ttlSecondsAfterFinished: num, activeDeadlineSeconds: num });
 const sandboxConfig = obj({ labels: map(str), annotations: map(str) });
 
-export const ImagePullJobShape: Shape = obj({
-  metadata,
-  spec: obj({
-    image: str,
-    pullSecrets: arr(str),
-    selector: obj({ ...(labelSelector as { fields: Record<string, Shape> }).fields, names: arr(str) }),
-    podSelector: labelSelector,
-    parallelism: intOrString,
-    pullPolicy,
-    completionPolicy: obj({ type: str, activeDeadlineSeconds: num, ttlSecondsAfterFinished: num }),
-    sandboxConfig,
-    imagePullPolicy: str,
-  }),
-});
+const imagePullJobTemplate = {
+  pullSecrets: arr(str),
+  selector: obj({ ...(labelSelector as { fields: Record<string, Shape> }).fields, names: arr(str) }),
+  podSelector: labelSelector,
+  parallelism: intOrString,
+  pullPolicy,
+  completionPolicy: obj({ type: str, activeDeadlineSeconds: num, ttlSecondsAfterFinished: num }),
+  sandboxConfig,
+  imagePullPolicy: str,
+};
+
+export const ImagePullJobShape: Shape = obj({ metadata, spec: obj({ image: str, ...imagePullJobTemplate }) });
+export const ImageListPullJobShape: Shape = obj({ metadata, spec: obj({ images: arr(str), ...imagePullJobTemplate }) });
 
 const tagSpec = obj({ tag: str, createdAt: str, pullPolicy, ownerReferences: arr(obj()), version: num, imagePullPolicy: str });
 const tagStatus = obj({ tag: str, phase: str });
 
 export const NodeImageShape: Shape = obj({
   metadata,
-  spec: obj({ images: map(obj({ pullSecrets: arr(obj({ name: str, namespace: str })), tags: arr(tagSpec), sandboxConfig })) }),
+  spec: obj({ images: map(obj({ pullSecrets: arr(obj({ name: str, namespace: str, mode: str })), tags: arr(tagSpec), sandboxConfig })) }),
   status: obj({ imageStatuses: map(obj({ tags: arr(tagStatus) })) }),
 });
 
@@ -268,16 +268,17 @@ function sidecarContainerProblems(value: Record<string, unknown>): string[] {
 export const PodDecoder: ObjectDecoder = { kind: 'Pod', shape: PodShape };
 export const SidecarSetDecoder: ObjectDecoder = { kind: 'SidecarSet', shape: SidecarSetShape, deep: sidecarContainerProblems };
 export const ImagePullJobDecoder: ObjectDecoder = { kind: 'ImagePullJob', shape: ImagePullJobShape };
+export const ImageListPullJobDecoder: ObjectDecoder = { kind: 'ImageListPullJob', shape: ImageListPullJobShape };
 export const NodeImageDecoder: ObjectDecoder = { kind: 'NodeImage', shape: NodeImageShape };
 export const ContainerRecreateRequestDecoder: ObjectDecoder = { kind: 'ContainerRecreateRequest', shape: ContainerRecreateRequestShape };
 export const ResourceDistributionDecoder: ObjectDecoder = { kind: 'ResourceDistribution', shape: ResourceDistributionShape };
 
 /**
  * Throws AdmissionDeniedError(400) naming the first few wrong-typed fields of `value`, or the first place it nests
- * deeper than MAX_NESTING_DEPTH (depth.ts); `which` says whether it was request.object or request.oldObject. Absent
- * values pass (the handlers decide what absence means).
+ * deeper than MAX_NESTING_DEPTH (depth.ts); `which` names it under `request.` (object, oldObject, or a ConversionReview's
+ * objects[i]). Absent values pass (the handlers decide what absence means).
  */
-export function decodeObject<T>(value: unknown, decoder: ObjectDecoder, which: 'object' | 'oldObject' = 'object'): T {
+export function decodeObject<T>(value: unknown, decoder: ObjectDecoder, which = 'object'): T {
   if (value === undefined || value === null) return value as T;
   if (!isObject(value)) throw new AdmissionDeniedError(`request.${which} must be a JSON object (got ${jsonType(value)})`, 400);
   const deep = tooDeepPath(value);

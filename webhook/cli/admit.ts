@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { KubernetesObject, V1ConfigMap, V1ControllerRevision, V1Namespace, V1Node } from '@kubernetes/client-node';
 import fjp from 'fast-json-patch';
 import type { SidecarSet } from '../../shared/api/sidecarset.js';
+import { internalSidecarSet } from '../../shared/domain/conversion/sidecarset.js';
 import type { AdmissionRequest } from '../admission/review.js';
 import type { AdmissionResult } from '../admission/response.js';
 import type { WebhookRoute } from '../admission/route.js';
@@ -17,10 +18,10 @@ import type { KubeDocument } from './documents.js';
 /** Which webhooks a CREATE of each kind passes through, mutating first, as the apiserver orders them. */
 const routesByKind: Record<string, { group: string; resource: string; paths: string[] }> = {
   Pod: { group: '', resource: 'pods', paths: ['/mutate-pod'] },
-  SidecarSet: { group: 'apps.kruise.io', resource: 'sidecarsets', paths: ['/mutate-apps-kruise-io-v1alpha1-sidecarset', '/validate-apps-kruise-io-v1alpha1-sidecarset'] },
+  SidecarSet: { group: 'apps.kruise.io', resource: 'sidecarsets', paths: ['/mutate-apps-kruise-io-sidecarset', '/validate-apps-kruise-io-sidecarset'] },
   ContainerRecreateRequest: { group: 'apps.kruise.io', resource: 'containerrecreaterequests', paths: ['/mutate-apps-kruise-io-v1alpha1-containerrecreaterequest'] },
-  ImagePullJob: { group: 'apps.kruise.io', resource: 'imagepulljobs', paths: ['/mutate-apps-kruise-io-v1alpha1-imagepulljob', '/validate-apps-kruise-io-v1alpha1-imagepulljob'] },
-  NodeImage: { group: 'apps.kruise.io', resource: 'nodeimages', paths: ['/mutate-apps-kruise-io-v1alpha1-nodeimage', '/validate-apps-kruise-io-v1alpha1-nodeimage'] },
+  ImagePullJob: { group: 'apps.kruise.io', resource: 'imagepulljobs', paths: ['/mutate-apps-kruise-io-imagepulljob', '/validate-apps-kruise-io-imagepulljob'] },
+  NodeImage: { group: 'apps.kruise.io', resource: 'nodeimages', paths: ['/mutate-apps-kruise-io-nodeimage', '/validate-apps-kruise-io-nodeimage'] },
   ResourceDistribution: { group: 'apps.kruise.io', resource: 'resourcedistributions', paths: ['/validate-apps-kruise-io-v1alpha1-resourcedistribution'] },
 };
 
@@ -126,7 +127,8 @@ export function offlineAdmission(input: KubeDocument[], opts: { now?: () => Date
         object = fjp.applyPatch(object, ops, false, false).newDocument as KubeDocument;
       }
     }
-    if (doc.kind === 'SidecarSet') sidecarSets.add(object as SidecarSet & KubernetesObject);
+    // Later pods see it in the internal form, as the webhook's cache holds it (shared/kube/sidecarset-cache.ts).
+    if (doc.kind === 'SidecarSet') sidecarSets.add(internalSidecarSet(object as SidecarSet & KubernetesObject));
     return warning === undefined ? { allowed: true, object } : { allowed: true, object, warning };
   }
 

@@ -1,5 +1,6 @@
 // The CLI end to end on the seed's examples, through runCli (same handlers as the webhook).
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
@@ -169,4 +170,19 @@ test('inject defaults every SidecarSet first, so a pod listed before its Sidecar
   const pod = only(r.stdout, 'Pod');
   assert.deepEqual(pod.spec.containers.map((c: any) => c.name), ['sidecar1', 'app']);
   assert.equal(pod.metadata.annotations['kruise.io/sidecarset-injected-list'], 'scs-demo');
+});
+
+test('inject with a v1beta1 SidecarSet gives the pod exactly what its v1alpha1 form gives', async () => {
+  const file = readFileSync(ex('01-sidecarset-demo.yaml'), 'utf8');
+  const beta = file.replace('apps.kruise.io/v1alpha1', 'apps.kruise.io/v1beta1');
+  assert.notEqual(beta, file);
+  const pod = readFileSync(ex('02-test-pod.yaml'), 'utf8');
+  const outs = [];
+  for (const set of [file, beta]) {
+    const r = await cli(['inject', '-f', '-'], `${set}\n---\n${pod}`);
+    assert.equal(r.code, 0, r.stderr);
+    outs.push(only(r.stdout, 'Pod'));
+  }
+  assert.deepEqual(outs[0].spec.containers.map((c: any) => c.name), ['sidecar1', 'app']);
+  assert.deepEqual(outs[1], outs[0]);
 });

@@ -74,3 +74,18 @@ export function requireGate(gates: Readonly<Record<string, boolean>>, name: stri
 
 /** Admission operations the Kruise handlers act on; others (DELETE, CONNECT) are allowed untouched. */
 export const isCreateOrUpdate = (req: AdmissionRequest) => req.operation === 'CREATE' || req.operation === 'UPDATE';
+
+export type KruiseVersion = 'v1alpha1' | 'v1beta1';
+
+/**
+ * The version the apiserver sent the object in: request.resource.version, which upstream's v1.9 handlers branch on
+ * (kind.version for a hand-made review without `resource`, as the CLI and older tests write them).
+ */
+export const requestVersion = (req: AdmissionRequest): string => req.resource?.version ?? req.kind.version;
+
+/** v1alpha1 or v1beta1, else 400 `unsupported version: <v>` (spec/openkruise-v1.9.md §2.4, §5.1). */
+export function requireKruiseVersion(req: AdmissionRequest): KruiseVersion {
+  const v = requestVersion(req);
+  if (v === 'v1alpha1' || v === 'v1beta1') return v;
+  throw new AdmissionDeniedError(`unsupported version: ${v}`, 400);
+}

@@ -24,7 +24,9 @@ const addLabel = (obj: any) => ({ ...obj, metadata: { ...obj.metadata, labels: {
 
 async function call(route: WebhookRoute, o: ReviewOptions) {
   const { app } = testApp([route]);
-  const res = await app.inject({ method: 'POST', url: route.path, payload: review(o) });
+  // Kruise handlers branch on the request's version (spec/openkruise-v1.9.md §2.4): their reviews say v1alpha1.
+  const kind = route.path === '/mutate-pod' ? {} : { kind: { group: 'apps.kruise.io', version: 'v1alpha1', kind: 'Any' } };
+  const res = await app.inject({ method: 'POST', url: route.path, payload: review({ ...kind, ...o }) });
   assert.equal(res.statusCode, 200);
   return res.json().response as { allowed: boolean; patch?: string; status?: { code: number; message?: string; reason?: string } };
 }
@@ -114,7 +116,7 @@ test('validate-sidecarset passes oldObject on UPDATE and allows a valid object',
   const r = await call(validateSS, { operation: 'UPDATE', object: { metadata: { name: 'ok' } }, oldObject: { metadata: { name: 'ok', generation: 1 } } });
   assert.equal(r.allowed, true);
   assert.equal(r.status?.message, 'allowed to be admitted');
-  assert.deepEqual(ssSeen[0], { old: { metadata: { name: 'ok', generation: 1 } }, ctx: { marker: 'ctx' } });
+  assert.deepEqual(ssSeen[0], { old: { apiVersion: 'apps.kruise.io/v1alpha1', metadata: { name: 'ok', generation: 1 } }, ctx: { marker: 'ctx' } });
 });
 
 // --- ContainerRecreateRequest ---

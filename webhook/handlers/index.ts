@@ -20,6 +20,7 @@ import { mutateImagePullJobRoute } from './mutate-image-pull-job.js';
 import { mutateNodeImageRoute } from './mutate-node-image.js';
 import { mutatePodRoute } from './mutate-pod.js';
 import { mutateSidecarSetRoute } from './mutate-sidecarset.js';
+import { withV18Paths } from './paths.js';
 import { validateImagePullJobRoute } from './validate-image-pull-job.js';
 import { validateNodeImageRoute } from './validate-node-image.js';
 import { validateResourceDistributionRoute } from './validate-resource-distribution.js';
@@ -37,11 +38,24 @@ export interface RouteDeps {
   canWrite?: CanWrite;
 }
 
-/** The SidecarSet validation context, gathered from the caches before the pure validator runs. */
-export function sidecarSetValidationContext(deps: RouteDeps): SidecarSetValidationContext {
+/** `view` of every SidecarSet in `list`, made once per list (the caches hand out the same array until one changes). */
+const viewed = new WeakMap<readonly SidecarSet[], { view: (s: SidecarSet) => SidecarSet; out: readonly SidecarSet[] }>();
+function viewOf(list: readonly SidecarSet[], view: (s: SidecarSet) => SidecarSet): readonly SidecarSet[] {
+  const hit = viewed.get(list);
+  if (hit?.view === view) return hit.out;
+  const out = Object.freeze(list.map(view));
+  viewed.set(list, { view, out });
+  return out;
+}
+
+/**
+ * The SidecarSet validation context, gathered from the caches before the pure validator runs; `view` is how each
+ * cached SidecarSet is seen (v1.9 validates them as v1beta1, validate-sidecarset.ts).
+ */
+export function sidecarSetValidationContext(deps: RouteDeps, view?: (s: SidecarSet) => SidecarSet): SidecarSetValidationContext {
   const c = deps.caches;
   return {
-    sidecarSets: c.sidecarSets(),
+    sidecarSets: view ? viewOf(c.sidecarSets(), view) : c.sidecarSets(),
     namespaceLabels: c.namespaceLabels,
     revisionExists: (ref) =>
       ref.revisionName
@@ -80,12 +94,13 @@ export function podInjectionContext(deps: RouteDeps, req: AdmissionRequest): Inj
   };
 }
 
+/** The v1.9 routes, each also at its v1.8 path (paths.ts). */
 export function makeRoutes(deps: RouteDeps): WebhookRoute[] {
   const gates = deps.gates;
-  return [
+  return withV18Paths([
     mutatePodRoute<InjectionContext>({ enabled: gates.PodWebhook, mutate: mutatePodOnCreate, context: (req) => podInjectionContext(deps, req) }),
     mutateSidecarSetRoute({ defaults: defaultSidecarSet }),
-    validateSidecarSetRoute<SidecarSetValidationContext>({ validate: (o: SidecarSet, old, ctx) => validateSidecarSet(o, old, ctx), context: () => sidecarSetValidationContext(deps) }),
+    validateSidecarSetRoute<SidecarSetValidationContext>({ validate: (o: SidecarSet, old, ctx) => validateSidecarSet(o, old, ctx), context: (_req, view) => sidecarSetValidationContext(deps, view) }),
     mutateContainerRecreateRequestRoute({ gates, mutate: mutateContainerRecreateRequest, fetchPod: deps.caches.fetchPod, fetchNode: deps.caches.fetchNode }),
     mutateImagePullJobRoute({ gates, defaults: defaultImagePullJob }),
     validateImagePullJobRoute({ gates, validate: validateImagePullJob, denialCode: imagePullJobDenialCode }),
@@ -93,5 +108,5 @@ export function makeRoutes(deps: RouteDeps): WebhookRoute[] {
     validateNodeImageRoute({ gates, validate: (o) => validateNodeImage(o) }),
     validateResourceDistributionRoute({ gates, validate: validateResourceDistribution, namespaceLabels: deps.caches.namespaceLabels,
       ...(deps.dryRunCreate ? { dryRunCreate: deps.dryRunCreate } : {}), ...(deps.canWrite ? { canWrite: deps.canWrite } : {}) }),
-  ];
+  ]);
 }

@@ -14,18 +14,6 @@ const caches = admissionCaches(
 const routes = makeRoutes({ caches, gates, now: () => new Date('2026-01-02T03:04:05Z'), random: () => 0.5 });
 const kruiseKind = (kind: string) => ({ group: 'apps.kruise.io', version: 'v1alpha1', kind });
 
-test('every route in the table uses an OpenKruise v1.8 path', () => {
-  const known = new Set([
-    '/mutate-pod',
-    '/mutate-apps-kruise-io-v1alpha1-sidecarset', '/validate-apps-kruise-io-v1alpha1-sidecarset',
-    '/mutate-apps-kruise-io-v1alpha1-containerrecreaterequest',
-    '/mutate-apps-kruise-io-v1alpha1-imagepulljob', '/validate-apps-kruise-io-v1alpha1-imagepulljob',
-    '/mutate-apps-kruise-io-v1alpha1-nodeimage', '/validate-apps-kruise-io-v1alpha1-nodeimage',
-    '/validate-apps-kruise-io-v1alpha1-resourcedistribution',
-  ]);
-  for (const r of routes) assert.ok(known.has(r.path), r.path);
-});
-
 test('a SidecarSet CREATE is defaulted and gets both hash annotations', async () => {
   const { app } = testApp(routes);
   const obj = { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'SidecarSet', metadata: { name: 'log' }, spec: { selector: { matchLabels: { app: 'web' } }, containers: [{ name: 'agent', image: 'busybox:1.36' }] } };

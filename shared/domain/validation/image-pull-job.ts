@@ -11,8 +11,11 @@ import { parseImageReference } from '../image-ref.js';
 import { labelSelectorConversionError } from './selector-validation.js';
 import { deepEqual } from './sidecarset-conflicts.js';
 
-/** Returns a defaulted clone. The deletion-protection finalizer is added on CREATE only (pass the operation). */
-export function defaultImagePullJob(obj: ImagePullJob, operation: 'CREATE' | 'UPDATE' | string = 'CREATE'): ImagePullJob {
+/**
+ * Returns a defaulted clone. The deletion-protection finalizer is added on a v1alpha1 CREATE only: v1.9's v1beta1
+ * defaulting leaves it to the controller's first reconcile (spec/openkruise-v1.9.md §5.1).
+ */
+export function defaultImagePullJob(obj: ImagePullJob, operation: 'CREATE' | 'UPDATE' | string = 'CREATE', version: 'v1alpha1' | 'v1beta1' = 'v1alpha1'): ImagePullJob {
   const out = structuredClone(obj);
   const spec = (out.spec ??= { image: '', completionPolicy: {} });
   spec.completionPolicy ??= {};
@@ -21,7 +24,7 @@ export function defaultImagePullJob(obj: ImagePullJob, operation: 'CREATE' | 'UP
   spec.pullPolicy.timeoutSeconds ??= DefaultImagePullTimeoutSeconds;
   spec.pullPolicy.backoffLimit ??= DefaultImagePullBackoffLimit;
   if (!spec.imagePullPolicy) spec.imagePullPolicy = 'IfNotPresent';
-  if (operation === 'CREATE') {
+  if (operation === 'CREATE' && version === 'v1alpha1') {
     const meta = (out.metadata ??= {});
     const finalizers = (meta.finalizers ??= []);
     if (!finalizers.includes(ImagePullJobDeletionProtectionFinalizer)) finalizers.push(ImagePullJobDeletionProtectionFinalizer);
