@@ -1,12 +1,13 @@
-// The SidecarSet controller across pod lifecycles: the leading controller pod killed mid-rollout (force-deleted,
-// no Lease release) and another replica finishing it (no pod updated twice, maxUnavailable kept), and the two
+// The SidecarSet controller across pod lifecycles: the leading controller's process SIGKILLed mid-rollout (no Lease
+// release) and whichever replica takes the expired Lease (the standby, or the same pod's restarted container)
+// finishing it (no pod updated twice, maxUnavailable kept), and the two
 // replicas Helm installs, where only the Lease holder writes.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { V1Lease } from '@kubernetes/client-node';
 import type { Pod } from '../shared/api/meta.js';
 import { kubectl, kubectlOk, stack } from './harness/kube.js';
-import { leaderPod, MANAGER_NS, needsPods, newLeaderPod, podLog, pods as managerPods, rolledOut } from './harness/release.js';
+import { killControllerProcess, leaderPod, leaseHolder, needsPods, newHolderPod, podLog, pods as managerPods, rolledOut } from './harness/release.js';
 import { ensureStandinNode } from './harness/kubelet-standin.js';
 import { sidecarImage, SidecarSets, waitUntil } from './harness/sidecarset-fixtures.js';
 import { keepNodeReady, StandinKubelet, testRest, unavailable } from './harness/standin-kubelet-loop.js';
@@ -40,7 +41,7 @@ describe('SidecarSet controller: restarts and replicas', { skip: needsPods(s), t
     kubectl(['delete', 'node', node, '--wait=false']);
   });
 
-  it('the leading controller pod killed mid-rollout: another replica finishes the rollout, no pod updated twice, maxUnavailable kept', async () => {
+  it('the leading controller SIGKILLed mid-rollout: the next Lease holder finishes the rollout, no pod updated twice, maxUnavailable kept', async () => {
     await rolledOut('controller-manager');
     const leader = await leaderPod();
     await sets.create('restart', 'restart', 'busybox:1.35.0', { maxUnavailable: 1 });
@@ -59,12 +60,13 @@ describe('SidecarSet controller: restarts and replicas', { skip: needsPods(s), t
         else assert.deepEqual(stamp, seen.get(name), `${name} written again after its update`);
       }
     };
-    // Force-deleted with no grace while the rollout is under way (a pod possibly still restarting): the kubelet kills
-    // it, no Lease release, no clean stop; another replica waits out the Lease and takes over.
+    // SIGKILL while the rollout is under way (a pod possibly still restarting), as the OOM killer would: no Lease
+    // release, no clean stop; the next holder waits out the Lease.
     const updated = (pods: Pod[]) => pods.filter((p) => sidecarImage(p) === 'busybox:1.36.0').length;
     await k.until((pods) => updated(pods) >= 1 && updated(pods) <= 3, { what: 'rollout under way', check: record, settled: false });
-    kubectlOk(['delete', 'pod', '-n', MANAGER_NS, leader, '--grace-period=0', '--force', '--wait=false']);
-    const successor = await newLeaderPod(leader);
+    const killedHolder = leaseHolder();
+    assert.equal(killControllerProcess(leader), 1, `the controller process of ${leader}`);
+    const successor = await newHolderPod(killedHolder);
 
     const pods = await k.until((ps) => ps.every((p) => sidecarImage(p) === 'busybox:1.36.0') && unavailable(ps).length === 0, { what: 'rollout finished by the replacement', check: record, timeoutMs: 180_000 });
     for (const p of pods) assert.equal(k.restarts.get(`${p.metadata!.name}/sidecar`), 1, `${p.metadata!.name}: sidecar image changed once`);

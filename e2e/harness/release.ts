@@ -2,6 +2,7 @@
 // scale a Deployment, read a pod's log, `helm upgrade` with another value. Only with a real node, where the manager
 // runs as pods (`inPods`); without one (KRUISE_TS_REAL_NODE=0) the tests that need this skip.
 import { spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import type { StackState } from './cluster/state.js';
 import { eventually, getJson, kubectl, kubectlOk } from './kube.js';
 
@@ -44,6 +45,31 @@ export function newLeaderPod(previous: string, timeoutMs = 120_000): Promise<str
   return eventually(`a controller pod other than ${previous} holds the lease`, () => {
     const holder = leaseHolder();
     return pods('controller-manager').map((p) => p.metadata.name).find((n) => n !== previous && holder.startsWith(`${n}_`));
+  }, timeoutMs);
+}
+
+/**
+ * SIGKILLs the controller process of pod `name` on the real node (this host), as the OOM killer would: no Lease
+ * release, no clean stop. Found by its downward-API POD_NAME in /proc/<pid>/environ. Returns how many were killed.
+ */
+export function killControllerProcess(name: string): number {
+  let killed = 0;
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('dist/controller/main.mjs')) continue;
+      if (!readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').includes(`POD_NAME=${name}`)) continue;
+      process.kill(Number(pid), 'SIGKILL');
+      killed++;
+    } catch { /* exited meanwhile */ }
+  }
+  return killed;
+}
+
+/** Once the Lease has a holder other than `previous` (an identity): that holder's pod name (maybe the same pod, restarted). */
+export function newHolderPod(previous: string, timeoutMs = 120_000): Promise<string> {
+  return eventually(`a controller other than ${previous} holds the lease`, () => {
+    const holder = leaseHolder();
+    return holder !== previous && pods('controller-manager').map((p) => p.metadata.name).find((n) => holder.startsWith(`${n}_`));
   }, timeoutMs);
 }
 
