@@ -59,7 +59,7 @@ describe('cert-manager overlay with cert-manager v1.11.5', { skip, timeout: 900_
     cm = await startCertManager({ bin: cmBin, kubeconfig: cluster.kubeconfig, logDir: cluster.logDir, clusterResourceNamespace: NS });
     await eventually('kubectl apply -k manifests/overlays/cert-manager', () =>
       kc(['apply', '-k', join(repo, 'manifests/overlays/cert-manager')]) !== undefined, 60_000);
-    // The harness has no Service routing: the apiserver reaches the manager at https://127.0.0.1:PORT (set on the
+    // This control plane has no node and no kube-proxy: the apiserver reaches the manager at https://127.0.0.1:PORT (set on the
     // webhook configurations below), so the serving certificate must name 127.0.0.1 too. Test-only, not in the overlay.
     kc(['patch', 'certificate', 'kruise-webhook-cert', '-n', NS, '--type', 'merge', '-p', JSON.stringify({ spec: { ipAddresses: ['127.0.0.1'] } })]);
   }, { timeout: 900_000 });

@@ -1,4 +1,4 @@
-// ContainerRecreateRequest end to end: the real apiserver with the kruise-ts webhook and controller processes, the
+// ContainerRecreateRequest end to end: the real apiserver with the kruise-ts webhook and controllers as installed, the
 // daemon's CRR executor in this process talking CRI to a real containerd, and the test playing kubelet on its own
 // Node (real sandboxes and containers; a stopped container is recreated with a new ID and restartCount + 1).
 import assert from 'node:assert/strict';

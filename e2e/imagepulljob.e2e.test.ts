@@ -1,12 +1,10 @@
 // NodeImage and ImagePullJob controllers on the real apiserver (+ KCM, kwok nodes, the kruise-ts webhook). The
 // daemon is played by the test (harness/daemon-standin.ts): it writes NodeImage status as kruise-daemon would.
 import assert from 'node:assert/strict';
-import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { startController } from './harness/cluster/controller.js';
-import { killGroups, type StackState } from './harness/cluster/state.js';
 import { reportPull } from './harness/daemon-standin.js';
-import { eventually, getJson, kubectl, kubectlOk, stack, updateStack } from './harness/kube.js';
+import { eventually, getJson, kubectl, kubectlOk, stack } from './harness/kube.js';
+import { needsPods, scale } from './harness/release.js';
 
 const s = stack();
 const ns = 'e2e-imagepulljob';
@@ -144,20 +142,17 @@ describe('NodeImage and ImagePullJob controllers', { skip: typeof s === 'string'
       kubectlOk(['delete', 'imagepulljob', '-n', ns, 'by-pods']);
     });
 
-    it('parallelism 1 rolls through the nodes as pulls finish, across a manager restart', async () => {
-      const st = s as StackState;
+    it('parallelism 1 rolls through the nodes as pulls finish, across a manager restart', { skip: needsPods(s) }, async () => {
       createJob('rolling', { image: 'e2e-ipj/rolling:4', parallelism: 1, selector: { names: KWOK }, completionPolicy: { type: 'Always' } });
       await eventually('first node tagged', () => holders('e2e-ipj/rolling', '4').join() === 'kwok-node-1', 30_000);
       await sleep(2_000);
       assert.deepEqual(holders('e2e-ipj/rolling', '4'), ['kwok-node-1'], 'one active pull at a time');
 
-      await killGroups([st.controller!.pid]);
+      await scale('controller-manager', 0);
       reportPull('kwok-node-1', 'e2e-ipj/rolling', '4', 'Succeeded');
       await sleep(2_000);
       assert.deepEqual(holders('e2e-ipj/rolling', '4'), ['kwok-node-1'], 'nothing moves while the manager is down');
-      // Same name as the harness's (POD_NAME → lease identity prefix), as a restarted pod keeps its name.
-      const c = await startController({ repoRoot: join(import.meta.dirname, '..'), kubeconfig: process.env.KUBECONFIG!, logDir: dirname(st.controller!.log) });
-      updateStack({ ...st, controller: { pid: c.daemon.pid, log: c.daemon.logFile, healthPort: c.healthPort } });
+      await scale('controller-manager', 2);
 
       await eventually('second node tagged by the new manager', () => holders('e2e-ipj/rolling', '4').join() === 'kwok-node-1,kwok-node-2', 60_000);
       assert.equal(tagOn('kwok-node-1', 'e2e-ipj/rolling', '4')?.version, 0, 'the finished node was not written again');

@@ -114,8 +114,8 @@ describe('install: identities, pod security and disruption settings', { skip }, 
   });
 
   describe('PodSecurity, with the namespaces labelled as manifests/ labels them', () => {
-    // The harness relabels the live kruise-system for its hostNetwork pods, so the labels come from the rendered
-    // manifests, applied to namespaces of this test's own.
+    // The labels come from the rendered manifests, applied to namespaces of this test's own, so dry-run pods can be
+    // judged there without touching the live namespaces.
     const suffix = randomBytes(3).toString('hex');
     const docs = typeof s === 'string' ? [] : rendered();
     const nsFor = (name: string) => `pss-${name}-${suffix}`;

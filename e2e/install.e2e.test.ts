@@ -1,4 +1,5 @@
-// kruise-ts installs with `kubectl apply -k` and its CRDs accept the seed examples, checked against a real apiserver.
+// kruise-ts installs (the harness's `helm install` of charts/kruise-ts, which manifests/ is rendered from) and its CRDs
+// accept the seed examples, checked against a real apiserver.
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,8 +13,9 @@ const repo = join(import.meta.dirname, '..');
 const examples = join(repo, 'e2e/cluster/examples');
 
 describe('install', { skip }, () => {
-  // e2e/cluster.sh installed the stack with `kubectl apply -k manifests/` (it fails the run if that fails).
-  it('kubectl apply -k manifests/ installed the five CRDs, Established, and both webhook configurations', () => {
+  // e2e/cluster.sh installed the stack with `helm install` (it fails the run if that fails); e2e/helm-upgrade applies
+  // manifests/ with kubectl and takes it over with Helm.
+  it('the install made the five CRDs, Established, and both webhook configurations', () => {
     const crds = kubectlOk(['get', 'crd', '-o', 'jsonpath={range .items[*]}{.metadata.name}={.status.conditions[?(@.type=="Established")].status}{"\\n"}{end}']);
     for (const p of ['sidecarsets', 'containerrecreaterequests', 'nodeimages', 'imagepulljobs', 'resourcedistributions']) {
       assert.match(crds, new RegExp(`^${p}\\.apps\\.kruise\\.io=True$`, 'm'));
@@ -25,8 +27,8 @@ describe('install', { skip }, () => {
     }
   });
 
-  // The live webhook configurations carry the manager's url; a merge with the overlay's service reference would
-  // hold both, so they are dry-run as new objects under another name while the rest is dry-run applied.
+  // The live webhook configurations belong to the release (caBundle written by the manager), so the overlay's are
+  // dry-run as new objects under another name while the rest is dry-run applied.
   it('the cert-manager overlay is accepted by the apiserver (server dry-run), except the cert-manager kinds it does not serve', () => {
     const docs = loadAll(kubectlOk(['kustomize', join(repo, 'manifests/overlays/cert-manager')])) as { apiVersion: string; kind: string; metadata: { name: string } }[];
     assert.deepEqual(docs.filter((d) => d.apiVersion.startsWith('cert-manager.io/')).map((d) => `${d.kind}/${d.metadata.name}`).sort(),

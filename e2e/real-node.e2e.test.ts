@@ -5,7 +5,7 @@
 // kwok-scheduled copies other tests make in `default` are untouched.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -95,43 +95,57 @@ describe('the real node', { skip, timeout: 300_000 }, () => {
   });
 });
 
-describe('kruise-ts itself as real pods on the real node', { skip: skip || (typeof s !== 'string' && !s.inCluster ? 'no in-cluster install' : false), timeout: 600_000 }, () => {
+describe('kruise-ts as Helm installs it, as pods on the real node', { skip: skip || (typeof s !== 'string' && !s.release ? 'no Helm release' : false), timeout: 600_000 }, () => {
   const name = node?.name ?? '';
-  const deployments = ['deployment/kruise-webhook', 'deployment/kruise-controller-manager'];
-  before(() => {
-    kubectlOk(['apply', '-f', join(import.meta.dirname, 'cluster/examples/01-sidecarset-demo.yaml')]);
-    // Installed at 0 replicas so the controller never competes for the Lease before the host-process one holds it.
-    kubectlOk(['scale', '-n', 'kruise-system', ...deployments, '--replicas=1']);
-  });
-  after(() => {
-    kubectl(['scale', '-n', 'kruise-system', ...deployments, '--replicas=0']);
-  });
-  const podOn = (selector: string, namespace = 'kruise-system') => getJson<{ items: (Pod & { spec: { serviceAccountName?: string }; status: { containerStatuses?: (ContainerStatus & { imageID: string })[] } })[] }>(
+  type ManagerPod = Pod & { spec: { serviceAccountName?: string; hostNetwork?: boolean }; status: { containerStatuses?: (ContainerStatus & { imageID: string })[] } };
+  const podOn = (selector: string, namespace = 'kruise-system') => getJson<{ items: ManagerPod[] }>(
     ['pods', '-n', namespace, '-l', selector]).items.filter((p) => p.spec.nodeName === name);
-
-  it('the webhook and controller Deployments\' pods, from the image built with umoci, are Ready, each as its own ServiceAccount', async () => {
-    const ready = (selector: string) => eventually(`${selector} pod Ready on the real node`, () => {
-      const l = podOn(selector);
-      return l.length === 1 && l.every(allRunning) && l;
-    }, 240_000);
-    const [webhook] = await ready('control-plane=webhook');
-    const [controller] = await ready('control-plane=controller-manager');
-    assert.deepEqual(webhook?.status.containerStatuses?.map((c) => c.name), ['webhook']);
-    assert.deepEqual(controller?.status.containerStatuses?.map((c) => c.name), ['controller']);
-    assert.equal(webhook?.spec.serviceAccountName, 'kruise-webhook');
-    assert.equal(controller?.spec.serviceAccountName, 'kruise-manager');
-    for (const c of [...webhook?.status.containerStatuses ?? [], ...controller?.status.containerStatuses ?? []]) {
-      assert.equal(c.image, 'docker.io/kruise-ts/manager:dev', c.name);
-      assert.match(c.imageID, /^docker\.io\/kruise-ts\/manager@sha256:/, c.name);
-    }
-    // The controller pod is a standby: the host-process controller, started first, keeps the Lease.
-    const holder = getJson<{ spec: { holderIdentity?: string } }>(['lease', '-n', 'kruise-system', 'kruise-manager']).spec.holderIdentity ?? '';
-    assert.ok(holder && !holder.startsWith(controller?.metadata.name ?? '?'), `lease held by '${holder}'`);
+  before(async () => {
+    kubectlOk(['apply', '-f', join(import.meta.dirname, 'cluster/examples/01-sidecarset-demo.yaml')]);
+    await untilInjected('default', { app: 'nginx' }, 'sidecar1', 'busybox');
   });
 
-  it('its webhook, on its own loopback port with the shared certificate, injects the sidecar into an AdmissionReview', () => {
-    if (typeof s === 'string' || !s.inCluster) return;
+  it('helm reports the release deployed', () => {
+    if (typeof s === 'string' || !s.helm) return;
+    const r = spawnSync(s.helm, ['status', 'kruise-ts', '-o', 'json'], { encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal((JSON.parse(r.stdout) as { info: { status: string } }).info.status, 'deployed');
+  });
+
+  it('2 webhook and 2 controller pods, from the image built with umoci, are Ready on the pod network, each as its own ServiceAccount', async () => {
+    const ready = (selector: string) => eventually(`${selector} pods Ready on the real node`, () => {
+      const l = podOn(selector);
+      return l.length === 2 && l.every(allRunning) && l;
+    }, 240_000);
+    const webhooks = await ready('control-plane=webhook');
+    const controllers = await ready('control-plane=controller-manager');
+    for (const p of webhooks) assert.equal(p.spec.serviceAccountName, 'kruise-webhook');
+    for (const p of controllers) assert.equal(p.spec.serviceAccountName, 'kruise-manager');
+    for (const p of [...webhooks, ...controllers]) {
+      assert.notEqual(p.spec.hostNetwork, true, p.metadata.name);
+      assert.match(p.status.podIP ?? '', /^10\.88\.\d+\.\d+$/, p.metadata.name);
+      for (const c of p.status.containerStatuses ?? []) {
+        assert.equal(c.image, 'docker.io/kruise-ts/manager:dev', c.name);
+        assert.match(c.imageID, /^docker\.io\/kruise-ts\/manager@sha256:/, c.name);
+      }
+    }
+    // One of the two controller pods leads; it reached the apiserver through Service kubernetes (10.96.0.1).
+    const holder = getJson<{ spec: { holderIdentity?: string } }>(['lease', '-n', 'kruise-system', 'kruise-manager']).spec.holderIdentity ?? '';
+    assert.ok(controllers.some((p) => holder.startsWith(`${p.metadata.name}_`)), `lease held by '${holder}'`);
+  });
+
+  it('Service kubernetes routes to the apiserver on the pod bridge, and the webhook Service to the webhook pods', () => {
+    const slices = (svc: string, ns: string) => getJson<{ items: { endpoints?: { addresses: string[] }[] }[] }>(['endpointslices', '-n', ns, '-l', `kubernetes.io/service-name=${svc}`])
+      .items.flatMap((i) => i.endpoints ?? []).flatMap((e) => e.addresses);
+    const gw = node?.network?.subnet.replace(/\.0\/24$/, '.1');
+    assert.deepEqual(slices('kubernetes', 'default'), [gw]);
+    const webhookIps = podOn('control-plane=webhook').map((p) => p.status.podIP).sort();
+    assert.deepEqual(slices('kruise-webhook-service', 'kruise-system').sort(), webhookIps);
+  });
+
+  it('its webhook answers an AdmissionReview through the Service\'s ClusterIP (kube-proxy), with the certificate it made', () => {
     const secret = getJson<{ data: Record<string, string> }>(['secret', 'kruise-webhook-certs', '-n', 'kruise-system']);
+    const clusterIP = getJson<{ spec: { clusterIP: string } }>(['service', 'kruise-webhook-service', '-n', 'kruise-system']).spec.clusterIP;
     const dir = mkdtempSync(join(tmpdir(), 'kts-ca-'));
     try {
       const ca = join(dir, 'ca.pem');
@@ -141,8 +155,9 @@ describe('kruise-ts itself as real pods on the real node', { skip: skip || (type
       const review = { apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', request: {
         uid: 'in-cluster-1', kind: { group: '', version: 'v1', kind: 'Pod' }, resource: { group: '', version: 'v1', resource: 'pods' },
         namespace: 'default', operation: 'CREATE', userInfo: { username: 'e2e' }, object: pod } };
-      const r = spawnSync('curl', ['-sS', '--cacert', ca, '-H', 'Content-Type: application/json', '--data-binary', '@-',
-        `https://127.0.0.1:${s.inCluster.managerWebhookPort}/mutate-pod`], { input: JSON.stringify(review), encoding: 'utf8' });
+      const host = 'kruise-webhook-service.kruise-system.svc';
+      const r = spawnSync('curl', ['-sS', '--max-time', '10', '--cacert', ca, '--resolve', `${host}:443:${clusterIP}`, '-H', 'Content-Type: application/json',
+        '--data-binary', '@-', `https://${host}/mutate-pod`], { input: JSON.stringify(review), encoding: 'utf8' });
       assert.equal(r.status, 0, r.stderr);
       const res = JSON.parse(r.stdout) as { response: { uid: string; allowed: boolean; patch?: string } };
       assert.equal(res.response.uid, 'in-cluster-1');
@@ -153,15 +168,14 @@ describe('kruise-ts itself as real pods on the real node', { skip: skip || (type
     }
   });
 
-  it('the daemon DaemonSet\'s pod on the real node runs against the node\'s containerd', { timeout: 480_000 }, async (t) => {
-    if (!existsSync(join(import.meta.dirname, '..', 'daemon/main.ts'))) return t.skip('daemon/main.ts is not in this tree yet');
+  it('the daemon DaemonSet\'s pod on the real node runs against the node\'s containerd', { timeout: 480_000 }, async () => {
     await eventually('daemon pod Running on the real node', () => {
       const l = podOn('control-plane=daemon', 'kruise-daemon');
       return l.length === 1 && l.every(allRunning) && l;
     }, 240_000);
-    if (typeof s === 'string' || !s.inCluster) return;
+    if (typeof s === 'string' || !s.release) return;
     // hostNetwork: its health server is on the node's loopback; /healthz includes a CRI Version call.
-    const port = s.inCluster.daemonHealthPort;
+    const port = s.release.daemonPort;
     await waitFor('daemon /healthz', async () => (await fetch(`http://127.0.0.1:${port}/healthz`)).ok, 180_000)
       .catch((err: Error) => { throw new Error(`${err.message}\n${podLogsOnNode(name, 'kruise-daemon', 'control-plane=daemon')}`); });
   });

@@ -8,7 +8,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 step() { printf '\n==> %s (%s)\n' "$*" "$(date -u +%H:%M:%S)" >&2; }
 
-pkgs=(containerd runc containernetworking-plugins docker-registry skopeo umoci busybox-static iptables openssl curl)
+# iptables: kube-proxy's rules; nftables: `nft`, to remove the empty tables iptables-nft registers (e2e/harness/node/kube-proxy.ts).
+pkgs=(containerd runc containernetworking-plugins docker-registry skopeo umoci busybox-static iptables nftables openssl curl)
 missing=()
 for p in "${pkgs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if [ ${#missing[@]} -gt 0 ]; then

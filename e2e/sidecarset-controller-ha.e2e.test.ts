@@ -1,13 +1,13 @@
-// The SidecarSet controller across process lifecycles: a manager killed mid-rollout and replaced (no pod updated
-// twice, maxUnavailable kept), and two replicas where only the Lease holder writes.
+// The SidecarSet controller across pod lifecycles: the leading controller's process SIGKILLed mid-rollout (no Lease
+// release) and whichever replica takes the expired Lease (the standby, or the same pod's restarted container)
+// finishing it (no pod updated twice, maxUnavailable kept), and the two
+// replicas Helm installs, where only the Lease holder writes.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { V1Lease } from '@kubernetes/client-node';
 import type { Pod } from '../shared/api/meta.js';
-import { startController, type ControllerProcess } from './harness/cluster/controller.js';
-import { kubectl, kubectlOk, stack, updateStack } from './harness/kube.js';
+import { kubectl, kubectlOk, stack } from './harness/kube.js';
+import { killControllerProcess, leaderPod, leaseHolder, needsPods, newHolderPod, podLog, pods as managerPods, rolledOut } from './harness/release.js';
 import { ensureStandinNode } from './harness/kubelet-standin.js';
 import { sidecarImage, SidecarSets, waitUntil } from './harness/sidecarset-fixtures.js';
 import { keepNodeReady, StandinKubelet, testRest, unavailable } from './harness/standin-kubelet-loop.js';
@@ -15,18 +15,16 @@ import { keepNodeReady, StandinKubelet, testRest, unavailable } from './harness/
 const s = stack();
 const ns = 'e2e-sidecarset-ha';
 const node = 'kts-standin-scs-ha';
-const repoRoot = join(import.meta.dirname, '..');
 const ROLLOUT_LOG = 'updated sidecar images in place';
 
 /** When each pod's hash entry for `set` was stamped: a second write for the same revision would re-stamp it. */
 const stamps = (pods: Pod[], set: string) => new Map(pods.map((p) => [p.metadata!.name!,
   (JSON.parse(p.metadata?.annotations?.['kruise.io/sidecarset-hash'] ?? '{}') as Record<string, { hash: string; updateTimestamp: string }>)[set]]));
 
-describe('SidecarSet controller: restarts and replicas', { skip: typeof s === 'string' ? s : false, timeout: 600_000 }, () => {
-  if (typeof s === 'string') return;
+describe('SidecarSet controller: restarts and replicas', { skip: needsPods(s), timeout: 600_000 }, () => {
+  if (needsPods(s)) return;
   const rest = testRest();
   const sets = new SidecarSets(rest, ns, node);
-  const extra: ControllerProcess[] = [];
 
   let stopHeartbeats = () => {};
   before(() => {
@@ -36,14 +34,16 @@ describe('SidecarSet controller: restarts and replicas', { skip: typeof s === 's
   });
   after(async () => {
     stopHeartbeats();
-    for (const c of extra) await c.stop();
+    await rolledOut('controller-manager');
     kubectl(['delete', 'sidecarset', 'restart', 'replicas', '--ignore-not-found']);
     kubectl(['delete', 'pod', '--all', '-n', ns, '--grace-period=0', '--force', '--wait=false']);
     kubectl(['delete', 'namespace', ns, '--wait=false']);
     kubectl(['delete', 'node', node, '--wait=false']);
   });
 
-  it('the manager killed mid-rollout: its replacement finishes the rollout, no pod updated twice, maxUnavailable kept', async () => {
+  it('the leading controller SIGKILLed mid-rollout: the next Lease holder finishes the rollout, no pod updated twice, maxUnavailable kept', async () => {
+    await rolledOut('controller-manager');
+    const leader = await leaderPod();
     await sets.create('restart', 'restart', 'busybox:1.35.0', { maxUnavailable: 1 });
     await sets.pods('restart', 4, { app: 'restart' });
     const k = new StandinKubelet(rest, ns, node);
@@ -60,24 +60,24 @@ describe('SidecarSet controller: restarts and replicas', { skip: typeof s === 's
         else assert.deepEqual(stamp, seen.get(name), `${name} written again after its update`);
       }
     };
-    // SIGKILL while the rollout is under way (a pod possibly still restarting): no Lease release, no clean stop.
+    // SIGKILL while the rollout is under way (a pod possibly still restarting), as the OOM killer would: no Lease
+    // release, no clean stop; the next holder waits out the Lease.
     const updated = (pods: Pod[]) => pods.filter((p) => sidecarImage(p) === 'busybox:1.36.0').length;
     await k.until((pods) => updated(pods) >= 1 && updated(pods) <= 3, { what: 'rollout under way', check: record, settled: false });
-    try { process.kill(-s.controller!.pid, 'SIGKILL'); } catch { /* already gone */ }
-    const replacement = await startController({ repoRoot, kubeconfig: s.kubeconfig, logDir: s.logDir, name: 'kruise-controller-replacement' });
-    updateStack({ ...s, controller: { pid: replacement.daemon.pid, log: replacement.daemon.logFile, healthPort: replacement.healthPort } });
+    const killedHolder = leaseHolder();
+    assert.equal(killControllerProcess(leader), 1, `the controller process of ${leader}`);
+    const successor = await newHolderPod(killedHolder);
 
     const pods = await k.until((ps) => ps.every((p) => sidecarImage(p) === 'busybox:1.36.0') && unavailable(ps).length === 0, { what: 'rollout finished by the replacement', check: record, timeoutMs: 180_000 });
     for (const p of pods) assert.equal(k.restarts.get(`${p.metadata!.name}/sidecar`), 1, `${p.metadata!.name}: sidecar image changed once`);
     await sets.status('restart', { matchedPods: 4, updatedPods: 4, updatedReadyPods: 4 }, 120_000);
-    assert.match(readFileSync(replacement.daemon.logFile, 'utf8'), new RegExp(ROLLOUT_LOG), 'the replacement did part of the rollout');
+    assert.match(podLog(successor), new RegExp(ROLLOUT_LOG), 'the successor did part of the rollout');
   });
 
   it('two replicas: one holds the Lease and does every write; the other stays idle', async () => {
-    const second = await startController({ repoRoot, kubeconfig: s.kubeconfig, logDir: s.logDir, name: 'kruise-controller-second' });
-    extra.push(second);
-    const current = JSON.parse(readFileSync(process.env.KRUISE_TS_E2E_STATE!, 'utf8')) as typeof s;
-    const first = { name: current.controller!.log.endsWith('kruise-controller-replacement.log') ? 'kruise-controller-replacement' : 'kruise-controller', log: current.controller!.log };
+    await rolledOut('controller-manager');
+    const first = { name: await leaderPod() };
+    const second = managerPods('controller-manager').map((p) => p.metadata.name).find((n) => n !== first.name)!;
 
     await sets.create('replicas', 'replicas', 'busybox:1.35.0', { maxUnavailable: 2 });
     await sets.pods('replicas', 3, { app: 'replicas' });
@@ -93,9 +93,9 @@ describe('SidecarSet controller: restarts and replicas', { skip: typeof s === 's
     const lease = await waitUntil('lease', async () => (await rest.get<V1Lease>({ group: 'coordination.k8s.io', version: 'v1', plural: 'leases', kind: 'Lease', namespaced: true },
       { namespace: 'kruise-system', name: 'kruise-manager' })));
     assert.ok(lease.spec?.holderIdentity?.startsWith(`${first.name}_`), `the first replica leads: ${lease.spec?.holderIdentity}`);
-    const secondLog = readFileSync(second.daemon.logFile, 'utf8');
+    const secondLog = podLog(second);
     assert.doesNotMatch(secondLog, new RegExp(ROLLOUT_LOG), 'the standby wrote nothing');
     assert.doesNotMatch(secondLog, /caches synced; starting controllers/, 'the standby never started its controllers');
-    assert.equal(readFileSync(first.log, 'utf8').split('\n').filter((l) => l.includes(ROLLOUT_LOG) && l.includes('replicas-')).length >= 1, true);
+    assert.equal(podLog(first.name).split('\n').filter((l) => l.includes(ROLLOUT_LOG) && l.includes('replicas-')).length >= 1, true);
   });
 });

@@ -44,6 +44,9 @@ build kube-scheduler k8s "$K8S_LDF" k8s.io/kubernetes/cmd/kube-scheduler
 build kubelet k8s "$K8S_LDF" k8s.io/kubernetes/cmd/kubelet
 # Not a cluster binary: prints Kubernetes' OpenAPI definitions for the CRD generator (scripts/openapi-defs.ts).
 build openapi-defs k8s "-s -w" ./openapi-defs
+# Routes Services on the real node (e2e/harness/node/kube-proxy.ts): the apiserver reaches the webhook, and pods the
+# apiserver, through ClusterIPs as in a real cluster.
+build kube-proxy k8s "$K8S_LDF" k8s.io/kubernetes/cmd/kube-proxy
 build helm helm "-s -w -X helm.sh/helm/v4/internal/version.version=$HELM" helm.sh/helm/v4/cmd/helm "$helmbin"
 ln -sf "$helmbin/helm" "$bin/helm"
 echo "$bin"

@@ -4,12 +4,14 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { binDir, kubectl, startCluster, type Cluster } from './cluster/cluster.js';
+import { binDir, startCluster, type Cluster } from './cluster/cluster.js';
 import { startController } from './cluster/controller.js';
 import { startManager } from './cluster/manager.js';
+import { e2eFeatureGates } from './cluster/feature-gates.js';
 import { fromSources } from './cluster/manager-command.js';
 import { readState, teardown, writeState, type StackState } from './cluster/state.js';
 import { DemoStepFailed, runDemo } from './demo.js';
+import { helmInstall, localValues, waitForRelease } from './node/helm-install.js';
 import { launchRealNode } from './node/launch.js';
 import { stopRealNode } from './node/stop.js';
 
@@ -18,7 +20,11 @@ const runRoot = join(repoRoot, 'e2e/.run');
 const stateFile = join(runRoot, 'state.json');
 const say = (s: string) => process.stderr.write(`[cluster] ${s}\n`);
 
-/** The real node is on unless KRUISE_TS_REAL_NODE=0 (e.g. without root); its tests then skip. */
+/**
+ * The real node is on unless KRUISE_TS_REAL_NODE=0 (e.g. without root): then no pod runs, the apiserver stays on
+ * loopback, the chart is installed with its manager Deployments at 0 replicas and the webhook and controllers run as
+ * host processes (the webhook called by URL); tests that need pods skip.
+ */
 const REAL_NODE = process.env.KRUISE_TS_REAL_NODE !== '0';
 const REAL_NODE_NAME = 'kts-node-1';
 
@@ -49,7 +55,7 @@ async function up(): Promise<StackState> {
   const node = REAL_NODE ? launchRealNode({ repoRoot, name: REAL_NODE_NAME, bin, logDir, onState: (ns) => { live.realNode = ns; save(); } }) : undefined;
   let cluster: Cluster;
   try {
-    cluster = await startCluster({ dir, bin, onProgress: (p) => { Object.assign(live, p); save(); } });
+    cluster = await startCluster({ dir, bin, address: node?.apiAddress, onProgress: (p) => { Object.assign(live, p); save(); } });
   } catch (err) {
     await node?.abort(err);
     await down(true);
@@ -60,17 +66,23 @@ async function up(): Promise<StackState> {
   save();
   const secs = (t: number) => `${((Date.now() - t) / 1000).toFixed(1)} s`;
   say(`control plane up in ${secs(t0)}; logs in ${cluster.logDir}`);
+  const helm = join(bin, 'helm');
+  s.helm = helm;
   try {
     if (node) {
       const tNode = Date.now();
       const n = await node.join({ server: cluster.server, pkiDir: join(dir, 'pki'), kubeconfig: cluster.kubeconfig });
-      say(`real node ${n.state.name} Ready ${secs(tNode)} after the control plane (${secs(t0)} in all)`);
-      s.inCluster = await node.install({ runDir: dir, apiPort: Number(new URL(cluster.server).port), kubeconfig: cluster.kubeconfig });
+      say(`real node ${n.state.name} Ready with kube-proxy ${secs(tNode)} after the control plane (${secs(t0)} in all)`);
+      s.release = await node.install({ runDir: dir, kubeconfig: cluster.kubeconfig, helm, featureGates: e2eFeatureGates });
       writeState(stateFile, s);
-    } else {
-      kubectl(cluster.kubeconfig, ['apply', '-k', join(repoRoot, 'manifests')]);
+      say(`kruise-ts installed by helm in ${s.release.installSeconds.toFixed(1)} s (helm install → manager and daemon pods Ready → a pod admitted through Service kruise-webhook-service; ${secs(t0)} in all)`);
+      return s;
     }
-    kubectl(cluster.kubeconfig, ['wait', '--for=condition=Established', 'crd', '--all', '--timeout=60s']);
+    const valuesFile = helmInstall({ helm, kubeconfig: cluster.kubeconfig, repoRoot, runDir: dir,
+      values: localValues({ containerdDir: '/run/containerd', daemonPort: 10221, featureGates: e2eFeatureGates, managerReplicas: 0 }) });
+    await waitForRelease(cluster.kubeconfig, { managers: false });
+    s.release = { name: 'kruise-ts', valuesFile, daemonPort: 10221, installSeconds: 0 };
+    writeState(stateFile, s);
     const m = await startManager({ repoRoot, kubeconfig: cluster.kubeconfig, logDir: cluster.logDir });
     s.manager = { pid: m.daemon.pid, log: m.daemon.logFile, webhookPort: m.webhookPort, healthPort: m.healthPort };
     writeState(stateFile, s);
@@ -78,7 +90,7 @@ async function up(): Promise<StackState> {
     s.controller = { pid: c.daemon.pid, log: c.daemon.logFile, healthPort: c.healthPort };
     writeState(stateFile, s);
     const how = fromSources() ? 'from sources through tsx (KRUISE_TS_FROM_SOURCES=1)' : 'from dist/webhook/main.mjs and dist/controller/main.mjs';
-    say(`kruise-ts installed; webhook on https://127.0.0.1:${m.webhookPort}, controllers on :${c.healthPort}, ${how} (${secs(t0)} in all)`);
+    say(`no real node: kruise-ts installed by helm with its managers as host processes; webhook on https://127.0.0.1:${m.webhookPort}, controllers on :${c.healthPort}, ${how} (${secs(t0)} in all)`);
   } catch (err) {
     await down(true);
     throw err;

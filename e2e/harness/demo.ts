@@ -51,6 +51,8 @@ export async function runDemo(o: DemoOptions): Promise<void> {
     : `kubectl apply -f ${file}`;
 
   show('kubectl get nodes -o wide');
+  // kruise-ts as `helm install` put it: the manager Deployments' pods on the real node (none without one).
+  show('kubectl get pods -n kruise-system -o wide');
   show(`kubectl apply -f ${ex('01-sidecarset-demo.yaml')}`);
   show('kubectl get sidecarset');
   // The webhook reads SidecarSets from its informer: a pod sent in the moment after the SidecarSet could miss it.

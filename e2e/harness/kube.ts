@@ -57,10 +57,19 @@ export function untilInjected(namespace: string, labels: Record<string, string>,
   }, timeoutMs);
 }
 
-/** True when the running manager serves `path` (a route still being written answers 404). */
+/**
+ * True when the running webhook serves `path` (a route still being written answers 404): the host-process webhook
+ * by its port, else the Helm-installed one through its Service's ClusterIP (kube-proxy routes it from the host too).
+ */
 export async function serves(s: StackState, path: string): Promise<boolean> {
-  if (!s.manager) return false;
-  const r = spawnSync('curl', ['-sk', '-o', '/dev/null', '-w', '%{http_code}', '-X', 'POST', '-H', 'Content-Type: application/json',
-    '-d', '{}', `https://127.0.0.1:${s.manager.webhookPort}${path}`], { encoding: 'utf8' });
-  return r.stdout.trim() !== '404';
+  let url: string;
+  if (s.manager) url = `https://127.0.0.1:${s.manager.webhookPort}${path}`;
+  else {
+    const r = kubectl(['get', 'service', 'kruise-webhook-service', '-n', 'kruise-system', '-o', 'jsonpath={.spec.clusterIP}']);
+    if (r.code !== 0 || !r.stdout.trim()) return false;
+    url = `https://${r.stdout.trim()}${path}`;
+  }
+  const r = spawnSync('curl', ['-sk', '--max-time', '10', '-o', '/dev/null', '-w', '%{http_code}', '-X', 'POST', '-H', 'Content-Type: application/json',
+    '-d', '{}', url], { encoding: 'utf8' });
+  return r.status === 0 && r.stdout.trim() !== '404';
 }

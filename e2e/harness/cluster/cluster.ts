@@ -1,6 +1,7 @@
-// A real, loopback-only Kubernetes control plane for e2e tests and the demo: etcd, kube-apiserver,
-// kube-controller-manager, kube-scheduler and kwok (fake nodes), each in its own process group and
-// directory under one run folder, on ports probed free at start.
+// A real Kubernetes control plane for e2e tests and the demo: etcd, kube-apiserver, kube-controller-manager,
+// kube-scheduler and kwok (fake nodes), each in its own process group and directory under one run folder, on
+// ports probed free at start. Everything listens on loopback except the apiserver when given `address` (the real
+// node's pod bridge: pods reach it there through Service `kubernetes`; never a public interface).
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -42,10 +43,13 @@ export async function startCluster(opts: {
    * kwok nodes send no heartbeats). Empty for tests: they run against the usual set.
    */
   kcmDisable?: readonly string[];
+  /** The apiserver's bind and advertise address (default 127.0.0.1); host clients use it too. */
+  address?: string;
   /** After each process starts, so a caller can record what a `down` must stop if this start is interrupted. */
   onProgress?: (p: Pick<ClusterState, 'processes' | 'dataDirs'>) => void;
 }): Promise<Cluster> {
   const { dir, bin } = opts;
+  const address = opts.address ?? '127.0.0.1';
   const logDir = join(dir, 'logs');
   mkdirSync(logDir, { recursive: true });
   const daemons: Daemon[] = [];
@@ -64,9 +68,9 @@ export async function startCluster(opts: {
     return d;
   };
   try {
-    const pki = makePki(join(dir, 'pki'));
+    const pki = makePki(join(dir, 'pki'), address);
     const [etcdClient, etcdPeer, apiPort, kcmPort, schedPort] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
-    const server = `https://127.0.0.1:${apiPort}`;
+    const server = `https://${address}:${apiPort}`;
     const kc = (name: string, user = pki.admin) => {
       const p = join(dir, `${name}.kubeconfig`);
       writeFileSync(p, kubeconfig(server, pki.ca, user));
@@ -81,7 +85,7 @@ export async function startCluster(opts: {
     await waitFor('etcd', async () => (await fetch(`http://127.0.0.1:${etcdClient}/readyz`)).ok, 30_000, () => etcd.child.exitCode === null);
 
     const api = start('kube-apiserver', [
-      `--etcd-servers=http://127.0.0.1:${etcdClient}`, '--bind-address=127.0.0.1', '--advertise-address=127.0.0.1',
+      `--etcd-servers=http://127.0.0.1:${etcdClient}`, `--bind-address=${address}`, `--advertise-address=${address}`,
       `--secure-port=${apiPort}`, `--tls-cert-file=${pki.apiserver.cert}`, `--tls-private-key-file=${pki.apiserver.key}`,
       `--client-ca-file=${pki.ca}`, `--service-account-issuer=${server}`, `--service-account-key-file=${pki.saPub}`,
       `--service-account-signing-key-file=${pki.saKey}`, '--service-cluster-ip-range=10.96.0.0/24',

@@ -1,6 +1,7 @@
-// The kruise-ts controllers (the controller's bundle, see manager-command.ts) as a host process against the test
-// cluster, with leader election on, as one replica of the in-cluster manager would run them, authenticated as
-// ServiceAccount kruise-system/kruise-manager (identity.ts) so its Roles are what is tested.
+// The kruise-ts controllers (the controller's bundle, see manager-command.ts) as a host process against a control
+// plane with no node to run their pods (KRUISE_TS_REAL_NODE=0, the benchmarks' clusters), with leader election on,
+// as one replica of the Deployment would run them, authenticated as ServiceAccount kruise-system/kruise-manager
+// (identity.ts) so its Roles are what is tested.
 import { join } from 'node:path';
 import { freePort, spawnDaemon, waitFor, type Daemon } from '../runtime/process.js';
 import { e2eFeatureGates } from './feature-gates.js';

@@ -1,5 +1,6 @@
-// The kruise-ts manager (the webhook's bundle, see manager-command.ts) as a host process against the test cluster:
-// the apiserver calls it at https://127.0.0.1:<port>, since there is no kube-proxy to route the in-cluster Service.
+// The kruise-ts manager (the webhook's bundle, see manager-command.ts) as a host process against a control plane with
+// no node to run its pods (KRUISE_TS_REAL_NODE=0, the benchmarks' clusters): the apiserver calls it at
+// https://127.0.0.1:<port>, the URL it writes into the webhook configurations.
 // It authenticates as ServiceAccount kruise-system/kruise-webhook (identity.ts), so its Roles are what is tested.
 import { join } from 'node:path';
 import { freePort, spawnDaemon, waitFor, type Daemon } from '../runtime/process.js';

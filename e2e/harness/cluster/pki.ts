@@ -30,13 +30,14 @@ function issue(dir: string, name: string, subject: string, ext: string): ClientC
 
 const CLIENT_EXT = 'basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature,keyEncipherment\nextendedKeyUsage=clientAuth\n';
 
-export function makePki(dir: string): Pki {
+/** `apiAddress`: where the apiserver listens besides what pods dial (Service `kubernetes`, 10.96.0.1). */
+export function makePki(dir: string, apiAddress = '127.0.0.1'): Pki {
   mkdirSync(dir, { recursive: true });
   ssl(dir, ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'ca.key', '-out', 'ca.crt',
     '-days', '30', '-subj', '/CN=kruise-ts-test-ca']);
   const apiserver = issue(dir, 'apiserver', '/CN=kube-apiserver',
     'basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature,keyEncipherment\nextendedKeyUsage=serverAuth\n' +
-    'subjectAltName=IP:127.0.0.1,DNS:localhost,IP:10.96.0.1,DNS:kubernetes,DNS:kubernetes.default,DNS:kubernetes.default.svc\n');
+    `subjectAltName=IP:127.0.0.1,${apiAddress === '127.0.0.1' ? '' : `IP:${apiAddress},`}DNS:localhost,IP:10.96.0.1,DNS:kubernetes,DNS:kubernetes.default,DNS:kubernetes.default.svc\n`);
   ssl(dir, ['genrsa', '-out', 'sa.key', '2048']);
   ssl(dir, ['rsa', '-in', 'sa.key', '-pubout', '-out', 'sa.pub']);
   return {

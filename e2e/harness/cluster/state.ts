@@ -1,17 +1,20 @@
 // The running stack, written to a state file so a later process (tests, `down`) can find and stop it.
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { InClusterState } from '../node/in-cluster.js';
+import type { ReleaseState } from '../node/launch.js';
 import type { RealNodeState } from '../node/stop.js';
 import type { ClusterState } from './cluster.js';
 
 export interface StackState extends ClusterState {
+  /** Host-process webhook and controllers: only without a real node (KRUISE_TS_REAL_NODE=0), where no pod runs. */
   manager?: { pid: number; log: string; webhookPort: number; healthPort: number };
   controller?: { pid: number; log: string; healthPort: number };
   /** The kubelet node (e2e/harness/node), stopped by the CLI before the rest. */
   realNode?: RealNodeState;
-  /** The in-cluster manager and daemon pods on the real node (e2e/harness/node/in-cluster.ts). */
-  inCluster?: InClusterState;
+  /** The Helm release of kruise-ts (e2e/harness/node/helm-install.ts). */
+  release?: ReleaseState;
+  /** The helm binary e2e/cluster/build.sh built. */
+  helm?: string;
 }
 
 export const readState = (file: string): StackState => JSON.parse(readFileSync(file, 'utf8')) as StackState;

@@ -1,20 +1,25 @@
-// The real node as one step of `e2e/cluster.sh up`: launched before the control plane (its registry, images
-// and containerd need no apiserver), joined once the control plane is up, then kruise-ts installed from
-// manifests/ through the in-cluster overlay with its image pushed to the node's registry.
-import { execFileSync } from 'node:child_process';
+// The real node as one step of `up`: its bridge first (the apiserver binds the bridge's address), its runtime
+// (containerd, registry, images) while the control plane starts, the kubelet and kube-proxy once the control plane
+// is up, then kruise-ts installed with Helm once its image is in the node's registry.
 import { pushStandInImages } from '../images/stand-ins.js';
 import { pushKruiseTsImage } from '../images/kruise-ts.js';
-import { writeInClusterOverlay, type InClusterState } from './in-cluster.js';
-import { startRealNode, type ControlPlaneRef, type RealNode } from './start.js';
+import { freePort } from '../runtime/process.js';
+import { helmInstall, localValues, waitForRelease } from './helm-install.js';
+import { prepareRealNode, startRealNode, type ControlPlaneRef, type RealNode } from './start.js';
 import type { RealNodeState } from './stop.js';
 
+/** What `up` recorded of the Helm release, for tests that upgrade it (`helm upgrade -f valuesFile`). */
+export interface ReleaseState { name: string; valuesFile: string; daemonPort: number; installSeconds: number }
+
 export interface NodeLaunch {
-  /** Hands the node the running control plane; resolves when the node is Ready. */
+  /** The apiserver's bind and advertise address: the pod bridge's gateway. */
+  apiAddress: string;
+  /** Hands the node the running control plane; resolves when the node is Ready and kube-proxy has synced. */
   join(cp: ControlPlaneRef): Promise<RealNode>;
   /** The control plane failed: the node stops what it started. */
   abort(err: unknown): Promise<void>;
-  /** Applies manifests/ with the in-cluster overlay once the kruise-ts image is in the registry. */
-  install(o: { runDir: string; apiPort: number; kubeconfig: string }): Promise<InClusterState>;
+  /** `helm install` once the kruise-ts image is in the registry; resolves when the release serves. */
+  install(o: { runDir: string; kubeconfig: string; helm: string; featureGates: string }): Promise<ReleaseState>;
 }
 
 export function launchRealNode(o: { repoRoot: string; name: string; bin: string; logDir: string; onState: (s: RealNodeState) => void }): NodeLaunch {
@@ -23,8 +28,9 @@ export function launchRealNode(o: { repoRoot: string; name: string; bin: string;
   const controlPlane = new Promise<ControlPlaneRef>((res, rej) => { ready = res; failed = rej; });
   controlPlane.catch(() => { /* reported by startRealNode */ });
   let image: Promise<string> | undefined;
+  const { state, apiAddress } = prepareRealNode(o.name, o.onState);
   const node = startRealNode({
-    name: o.name, bin: o.bin, logDir: o.logDir, controlPlane, onState: o.onState,
+    state, bin: o.bin, logDir: o.logDir, controlPlane, onState: o.onState,
     seedImages: async (registryHost) => {
       // The kruise-ts image (a minute when cold) is not needed for the node to become Ready.
       image = pushKruiseTsImage(o.repoRoot, registryHost);
@@ -34,15 +40,19 @@ export function launchRealNode(o: { repoRoot: string; name: string; bin: string;
   });
   node.catch(() => { /* awaited by join or abort */ });
   return {
+    apiAddress,
     join(cp) { ready(cp); return node; },
     async abort(err) { failed(err); await node.catch(() => undefined); },
-    async install({ runDir, apiPort, kubeconfig }) {
+    async install({ runDir, kubeconfig, helm, featureGates }) {
       const n = await node;
       if (!image) throw new Error('the kruise-ts image was never pushed');
       await image;
-      const { dir, state } = await writeInClusterOverlay({ repoRoot: o.repoRoot, runDir, apiPort, node: n.state });
-      execFileSync('kubectl', ['--kubeconfig', kubeconfig, 'apply', '-k', dir], { stdio: ['ignore', 'ignore', 'pipe'] });
-      return state;
+      const daemonPort = await freePort();
+      const t0 = Date.now();
+      const valuesFile = helmInstall({ helm, kubeconfig, repoRoot: o.repoRoot, runDir,
+        values: localValues({ containerdDir: n.state.containerd!.dir, daemonPort, featureGates }) });
+      await waitForRelease(kubeconfig);
+      return { name: 'kruise-ts', valuesFile, daemonPort, installSeconds: (Date.now() - t0) / 1000 };
     },
   };
 }

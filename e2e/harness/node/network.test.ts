@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { bridgeName, confList, pickSubnet } from './network.js';
+import { bridgeName, confList, gatewayAddress, pickSubnet, SERVICE_CIDR } from './network.js';
 
 describe('pod network choice', () => {
   it('skips 10.88.N.0/24 subnets another run already routes and wraps around', () => {
@@ -20,13 +20,17 @@ describe('pod network choice', () => {
     assert.notEqual(bridgeName(1234), bridgeName(1235));
   });
 
-  it('the conflist keeps pod traffic on the bridge: no masquerade, no routes, per-run IPAM files', () => {
+  it('the gateway is the subnet\'s first address (host-local\'s default), where the apiserver binds', () => {
+    assert.equal(gatewayAddress({ subnet: '10.88.17.0/24' }), '10.88.17.1');
+  });
+
+  it('the conflist keeps pod traffic on the node: no masquerade, only the Service range routed, per-run IPAM files', () => {
     const c = JSON.parse(confList({ name: 'kts-1', bridge: 'kts1', subnet: '10.88.1.0/24', ipamDir: '/tmp/x/ipam' }));
     const [bridge] = c.plugins;
     assert.equal(c.name, 'kts-1');
     assert.equal(bridge.type, 'bridge');
     assert.equal(bridge.ipMasq, false);
-    assert.deepEqual(bridge.ipam.routes, []);
+    assert.deepEqual(bridge.ipam.routes, [{ dst: SERVICE_CIDR }]);
     assert.equal(bridge.ipam.dataDir, '/tmp/x/ipam');
     assert.deepEqual(bridge.ipam.ranges, [[{ subnet: '10.88.1.0/24' }]]);
   });

@@ -1,6 +1,7 @@
 // Pod networking of the real node: one Linux bridge per run with host-local IPAM on a private /24, no
-// masquerade, no portmap and no routes in the pods, so pod traffic never leaves the bridge. Several runs may
-// share a machine, so the bridge name and subnet are chosen per run.
+// masquerade and no portmap. Pods get one route, the Service range through the bridge's gateway address (where
+// kube-proxy's rules send it on, to a pod or to the apiserver, which listens on that address), so pod traffic never
+// leaves the node. Several runs may share a machine, so the bridge name and subnet are chosen per run.
 import { execFileSync } from 'node:child_process';
 import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -28,13 +29,19 @@ export function pickSubnet(ipRoutes: string, start: number): string {
 /** Interface names are limited to 15 bytes. */
 export const bridgeName = (runId: number): string => `kts${runId.toString(36)}`.slice(0, 15);
 
+/** The cluster's Service range (kube-apiserver --service-cluster-ip-range); 10.96.0.1 is Service `kubernetes`. */
+export const SERVICE_CIDR = '10.96.0.0/24';
+
+/** The bridge's own address, the pods' gateway: `10.88.17.0/24` → `10.88.17.1` (host-local's default gateway). */
+export const gatewayAddress = (net: Pick<PodNetwork, 'subnet'>): string => net.subnet.replace(/\.0\/24$/, '.1');
+
 export function confList(net: PodNetwork): string {
   return JSON.stringify({
     cniVersion: '0.4.0',
     name: net.name,
     plugins: [{
       type: 'bridge', bridge: net.bridge, isGateway: true, ipMasq: false, hairpinMode: true,
-      ipam: { type: 'host-local', ranges: [[{ subnet: net.subnet }]], routes: [], dataDir: net.ipamDir },
+      ipam: { type: 'host-local', ranges: [[{ subnet: net.subnet }]], routes: [{ dst: SERVICE_CIDR }], dataDir: net.ipamDir },
     }],
   }, null, 2);
 }
@@ -42,6 +49,18 @@ export function confList(net: PodNetwork): string {
 export function choosePodNetwork(runId: number, ipamDir: string): PodNetwork {
   const routes = execFileSync('ip', ['-4', 'route'], { encoding: 'utf8' });
   return { name: `kts-${runId}`, bridge: bridgeName(runId), subnet: pickSubnet(routes, runId % 256), ipamDir };
+}
+
+/**
+ * The bridge with its gateway address, made before the control plane starts so the apiserver can bind there (the
+ * bridge plugin adopts an existing bridge that already has its gateway address). Recorded state first: `remove`
+ * deletes it whether or not this finished.
+ */
+export function createPodBridge(net: PodNetwork): void {
+  const ip = (args: string[]) => execFileSync('ip', args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  ip(['link', 'add', 'name', net.bridge, 'type', 'bridge']);
+  ip(['addr', 'add', `${gatewayAddress(net)}/24`, 'dev', net.bridge]);
+  ip(['link', 'set', net.bridge, 'up']);
 }
 
 /** The bridge plugin creates the bridge on the first pod and never removes it; a DEL that never ran leaves a cache entry. */

@@ -11,7 +11,8 @@ import { freePort, spawnDaemon, waitFor } from '../runtime/process.js';
 import { startRegistry } from '../runtime/registry.js';
 import { addHostsLine, createCgroupRoot, hostsLine, readSysctls, SHIM_DIRS } from './host.js';
 import { kubeletConfig } from './kubelet-config.js';
-import { choosePodNetwork, confList } from './network.js';
+import { startKubeProxy } from './kube-proxy.js';
+import { choosePodNetwork, confList, createPodBridge, gatewayAddress } from './network.js';
 import { stopRealNode, type RealNodeState } from './stop.js';
 
 /** Pods land here only when they ask (nodeName, or a toleration plus a selector); kwok's fake nodes keep the rest. */
@@ -24,7 +25,8 @@ const MIRRORED = ['docker.io', 'registry.k8s.io', 'quay.io', 'ghcr.io', 'gcr.io'
 export interface ControlPlaneRef { server: string; pkiDir: string; kubeconfig: string }
 
 export interface RealNodeOptions {
-  name: string;
+  /** From `prepareRealNode`: the run directory and the pod bridge, which exist before the control plane starts. */
+  state: RealNodeState;
   /** Directory with the kubelet binary. */
   bin: string;
   /** Where the kubelet's log goes (the cluster's log directory). */
@@ -40,39 +42,52 @@ export interface RealNode { state: RealNodeState; stop(opts?: { keepLogsIn?: str
 
 const kubectl = (kc: string, args: string[]) => execFileSync('kubectl', ['--kubeconfig', kc, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 
-export async function startRealNode(opts: RealNodeOptions): Promise<RealNode> {
+/**
+ * The node's run directory and its pod bridge with the gateway address, synchronously, before the control plane:
+ * the apiserver binds that address (`apiAddress`), which pods reach through Service `kubernetes`. `onState` gets the
+ * state before the bridge exists, so a `down` removes it whatever happens next.
+ */
+export function prepareRealNode(name: string, onState?: (s: RealNodeState) => void): { state: RealNodeState; apiAddress: string } {
   // In memory: unpacked images are thousands of files, and removing them from a loaded CI disk took ~10 s.
   const dir = mkdtempSync('/dev/shm/kts-node-');
-  const runId = process.pid;
   // Deepest first, so removing them in order works.
   const createdDirs = [...SHIM_DIRS, '/var/log/containers', '/var/lib/cni/results', '/var/lib/cni'].filter((d) => !existsSync(d));
-  const s: RealNodeState = { name: opts.name, dir, createdDirs };
+  const s: RealNodeState = { name, dir, createdDirs, network: choosePodNetwork(process.pid, join(dir, 'ipam')) };
+  onState?.(s);
+  createPodBridge(s.network!);
+  return { state: s, apiAddress: gatewayAddress(s.network!) };
+}
+
+export async function startRealNode(opts: RealNodeOptions): Promise<RealNode> {
+  const s = opts.state;
   const record = () => opts.onState?.(s);
   record();
   try {
-    await startRuntime(s, opts, runId, record);
+    await startRuntime(s, opts);
     const cp = await opts.controlPlane;
     await joinKubelet(s, opts, cp, record);
+    s.kubeProxy = await startKubeProxy({ bin: opts.bin, dir: join(s.dir, 'kubelet'), logDir: opts.logDir, pkiDir: cp.pkiDir,
+      server: cp.server, node: s.name, net: s.network!, onPid: (k) => { s.kubeProxy = k; record(); } });
+    record();
   } catch (err) {
     const tail = s.kubelet ? `\n--- kubelet ---\n${tailOf(s.kubelet.log)}` : '';
     await stopRealNode(s, { keepLogsIn: opts.logDir });
-    throw new Error(`real node ${opts.name}: ${err instanceof Error ? err.message : String(err)}${tail}`);
+    throw new Error(`real node ${s.name}: ${err instanceof Error ? err.message : String(err)}${tail}`);
   }
   return { state: s, stop: (o) => stopRealNode(s, o) };
 }
 
-async function startRuntime(s: RealNodeState, opts: RealNodeOptions, runId: number, record: () => void): Promise<void> {
+async function startRuntime(s: RealNodeState, opts: RealNodeOptions): Promise<void> {
+  const record = () => opts.onState?.(s);
   const registry = await startRegistry({ dir: join(s.dir, 'registry') });
   s.registry = { host: registry.host, pid: registry.daemon.pid };
   record();
   const pause = await buildTestImage({ name: SANDBOX_IMAGE_NAME, tag: SANDBOX_IMAGE_TAG, cmd: ['sleep', '2147483647'] });
   await Promise.all([pushImage(pause, registry.host), opts.seedImages?.(registry.host)]);
 
-  s.network = choosePodNetwork(runId, join(s.dir, 'ipam'));
-  record();
   const ctdDir = join(s.dir, 'containerd');
   // The pid is recorded as soon as startContainerd returns; a failure inside it stops its own daemon.
-  const ctd = await startContainerd({ dir: ctdDir, registry, cniConfList: confList(s.network) });
+  const ctd = await startContainerd({ dir: ctdDir, registry, cniConfList: confList(s.network!) });
   s.containerd = { pid: ctd.daemon.pid, socket: ctd.socket, dir: ctdDir };
   record();
   for (const upstream of MIRRORED) mirrorRegistry(ctdDir, upstream, registry.host);
@@ -81,14 +96,14 @@ async function startRuntime(s: RealNodeState, opts: RealNodeOptions, runId: numb
 async function joinKubelet(s: RealNodeState, opts: RealNodeOptions, cp: ControlPlaneRef, record: () => void): Promise<void> {
   const kdir = join(s.dir, 'kubelet');
   mkdirSync(kdir, { recursive: true });
-  const cert = issueClientCert(cp.pkiDir, `kubelet-${opts.name}`, `/O=system:nodes/CN=system:node:${opts.name}`);
+  const cert = issueClientCert(cp.pkiDir, `kubelet-${s.name}`, `/O=system:nodes/CN=system:node:${s.name}`);
   const kc = join(kdir, 'kubeconfig');
   writeFileSync(kc, kubeconfig(cp.server, join(cp.pkiDir, 'ca.crt'), cert));
   const [port, healthzPort] = [await freePort(), await freePort()];
   s.cgroupRoot = `/kruise-ts-${basename(s.dir)}`;
   s.podLogsDir = join(s.dir, 'pod-logs');
   s.sysctls = readSysctls();
-  s.hostsLine = hostsLine(opts.name, `kruise-ts ${basename(s.dir)}`);
+  s.hostsLine = hostsLine(s.name, `kruise-ts ${basename(s.dir)}`);
   record();
   createCgroupRoot(s.cgroupRoot);
   addHostsLine(s.hostsLine);
@@ -97,9 +112,9 @@ async function joinKubelet(s: RealNodeState, opts: RealNodeOptions, cp: ControlP
     socket: s.containerd!.socket, port, healthzPort, clientCaFile: join(cp.pkiDir, 'ca.crt'), cgroupRoot: s.cgroupRoot,
     podLogsDir: s.podLogsDir, volumePluginDir: join(kdir, 'volume-plugins'), taints: [REAL_NODE_TAINT],
   }), null, 2));
-  const log = join(opts.logDir, `kubelet-${opts.name}.log`);
+  const log = join(opts.logDir, `kubelet-${s.name}.log`);
   const d = spawnDaemon('kubelet', join(opts.bin, 'kubelet'), [
-    `--config=${config}`, `--kubeconfig=${kc}`, `--hostname-override=${opts.name}`,
+    `--config=${config}`, `--kubeconfig=${kc}`, `--hostname-override=${s.name}`,
     `--root-dir=${join(kdir, 'root')}`, `--cert-dir=${join(kdir, 'pki')}`,
     `--node-labels=${REAL_NODE_LABEL}=true`, '--v=1',
   ], log);
@@ -107,8 +122,8 @@ async function joinKubelet(s: RealNodeState, opts: RealNodeOptions, cp: ControlP
   record();
   const up = () => d.child.exitCode === null;
   await waitFor('kubelet /healthz', async () => (await fetch(`http://127.0.0.1:${healthzPort}/healthz`)).ok, 60_000, up);
-  await waitFor(`node ${opts.name} Ready`, async () => {
-    const out = kubectl(cp.kubeconfig, ['get', 'node', opts.name, '-o', 'jsonpath={.status.conditions[?(@.type=="Ready")].status}']);
+  await waitFor(`node ${s.name} Ready`, async () => {
+    const out = kubectl(cp.kubeconfig, ['get', 'node', s.name, '-o', 'jsonpath={.status.conditions[?(@.type=="Ready")].status}']);
     return out.trim() === 'True';
   }, 90_000, up);
 }

@@ -1,5 +1,6 @@
 // Tear-down of a real node from its recorded state, so `down` in another process can do it too: kubelet,
-// pods (through CRI, which runs CNI DEL), containerd and its shims, mounts, cgroups, the bridge, and the host
+// kube-proxy and its iptables rules, pods (through CRI, which runs CNI DEL), containerd and its shims, mounts,
+// cgroups, the bridge, and the host
 // edits undone. Every step tolerates a part that never started.
 import { copyFileSync, existsSync, rmSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
@@ -8,6 +9,7 @@ import { killGroups } from '../cluster/state.js';
 import { mountsUnder, removeContainerdLeftovers } from '../runtime/containerd.js';
 import { KubeletCri } from '../runtime/test-cri.js';
 import { cgroupPids, removeCgroupRoot, removeContainerLogLinks, removeEmptyDirs, removeHostsLine, restoreSysctls } from './host.js';
+import { stopKubeProxy, type KubeProxyState } from './kube-proxy.js';
 import { removePodNetwork, type PodNetwork } from './network.js';
 
 export interface RealNodeState {
@@ -17,6 +19,7 @@ export interface RealNodeState {
   registry?: { host: string; pid: number };
   containerd?: { pid: number; socket: string; dir: string };
   kubelet?: { pid: number; port: number; healthzPort: number; log: string };
+  kubeProxy?: KubeProxyState;
   network?: PodNetwork;
   cgroupRoot?: string;
   hostsLine?: string;
@@ -39,6 +42,8 @@ async function removePods(socket: string): Promise<void> {
 export async function stopRealNode(s: RealNodeState, opts: { keepLogsIn?: string } = {}): Promise<void> {
   // First the kubelet, or it would restart the pods removed below.
   if (s.kubelet) await killGroups([s.kubelet.pid]);
+  // Its host-wide iptables rules go with it; the Services it routed are gone with the control plane anyway.
+  if (s.kubeProxy) await stopKubeProxy(s.kubeProxy);
   if (s.containerd) {
     if (alive(s.containerd.pid)) await removePods(s.containerd.socket);
     await killGroups([s.containerd.pid]);
