@@ -10,8 +10,10 @@ import type { Controller } from '../types.js';
 import { UpdateExpectations } from './expectations.js';
 import { PodIndex } from './pod-index.js';
 import { podChangeEnqueues, relevantSets, summarize, type PodSummary } from './pod-events.js';
+import { InPlaceResizeAnnotation } from './pod-change.js';
 import { podView } from './pod-view.js';
 import { sidecarSetReconciler } from './reconcile.js';
+import { ResizeRefusals } from './resize-refusals.js';
 import type { Revision } from './revision-history.js';
 
 export const sidecarSetController: Controller = {
@@ -24,20 +26,24 @@ export const sidecarSetController: Controller = {
     const revisions = deps.informers.cache<Revision>(resources.controllerRevisions, { namespace: deps.namespace, labelSelector: SidecarSetNameLabel });
     const index = new PodIndex();
     const expectations = new UpdateExpectations();
+    const refusals = new ResizeRefusals();
 
-    // SidecarSets: created, deleted, or a new generation (status writes and metadata-only edits do not count).
-    const generations = new Map<string, number | undefined>();
+    // SidecarSets: created, deleted, or a new generation (status writes and metadata-only edits do not count, but the
+    // in-place resize switch does).
+    const generations = new Map<string, string>();
     sidecarSets.onChange((s) => {
       const name = s.metadata?.name ?? '';
       const live = sidecarSets.get(name);
       if (!live) {
         generations.delete(name);
         expectations.deleteSet(name);
+        refusals.deleteSet(name);
         queue.add(name);
         return;
       }
-      if (generations.has(name) && generations.get(name) === live.metadata?.generation) return;
-      generations.set(name, live.metadata?.generation);
+      const version = `${live.metadata?.generation}/${live.metadata?.annotations?.[InPlaceResizeAnnotation] ?? ''}`;
+      if (generations.get(name) === version) return;
+      generations.set(name, version);
       queue.add(name);
     });
 
@@ -51,6 +57,7 @@ export const sidecarSetController: Controller = {
         // Upstream only drops expectations here; we also recount, or a force-deleted pod stays in matchedPods.
         for (const set of index.delete(key)) {
           expectations.forget(set, key);
+          refusals.forgetPod(set, key);
           queue.add(set);
         }
         return;
@@ -78,7 +85,7 @@ export const sidecarSetController: Controller = {
 
     return sidecarSetReconciler({
       rest: deps.rest, clock: deps.clock, log: deps.log, events: deps.events('sidecarset-controller'), namespace: deps.namespace,
-      sidecarSets, pods, revisions, index, expectations,
+      sidecarSets, pods, revisions, index, expectations, refusals,
       namespaceLabels: (name) => {
         const ns = namespaces.get(name);
         return ns ? (ns.metadata?.labels ?? {}) : undefined;

@@ -82,6 +82,15 @@ export interface SidecarSetSpec {
   patchPodMetadata?: SidecarSetPatchPodMetadata[];
 }
 
+/** kruise-ts extension (docs/compatibility.md): what the controller cannot do in place, for `kubectl describe`. */
+export interface SidecarSetCondition {
+  type: string;
+  status: 'True' | 'False' | 'Unknown';
+  reason: string;
+  message: string;
+  lastTransitionTime: string;
+}
+
 export interface SidecarSetStatus {
   observedGeneration?: number;
   matchedPods: number;
@@ -90,6 +99,8 @@ export interface SidecarSetStatus {
   updatedReadyPods?: number;
   latestRevision?: string;
   collisionCount?: number;
+  /** kruise-ts extension; absent in OpenKruise. */
+  conditions?: SidecarSetCondition[];
 }
 
 export type SidecarSet = KruiseObject<SidecarSetSpec, SidecarSetStatus>;
