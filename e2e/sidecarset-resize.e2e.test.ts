@@ -29,6 +29,8 @@ const PODS = ['resize-0', 'resize-1'];
 const v1: Resources = { requests: { cpu: '50m', memory: '32Mi' }, limits: { cpu: '100m', memory: '64Mi' } };
 const v2: Resources = { requests: { cpu: '80m', memory: '48Mi' }, limits: { cpu: '150m', memory: '96Mi' } };
 
+/** Deep equality whatever the key order (kubectl prints limits before requests). */
+const same = (a: unknown, b: unknown) => { try { assert.deepStrictEqual(a, b); return true; } catch { return false; } };
 const pod = (name: string) => getJson<Pod>(['pod', name, '-n', NS]);
 const sidecarStatus = (p: Pod) => p.status.containerStatuses?.find((c) => c.name === 'sidecar');
 const set = () => getJson<SidecarSet>(['sidecarset', SET]);
@@ -39,7 +41,10 @@ function editSidecar(f: (c: SidecarSet['spec']['containers'][number]) => void): 
   f(current.spec.containers[0]!);
   return (JSON.parse(kubectlOk(['replace', '-o', 'json', '-f', '-'], JSON.stringify(current))) as SidecarSet).metadata.generation;
 }
-const events = (name: string) => kubectlOk(['get', 'events', '-n', NS, '--field-selector', `involvedObject.name=${name}`, '-o', 'jsonpath={.items[*].reason}']).split(/\s+/);
+/** Event reasons about object `name` (a cluster-scoped SidecarSet's events are in `default`). */
+const events = (name: string) => kubectlOk(['get', 'events', '-A', '--field-selector', `involvedObject.name=${name}`, '-o', 'jsonpath={.items[*].reason}']).split(/\s+/);
+/** Events are recorded asynchronously (and aggregated): wait for one. */
+const eventSeen = (name: string, reason: string) => eventually(`event ${reason} about ${name}`, () => events(name).includes(reason), 30_000);
 
 describe('SidecarSet sidecar resources resized in place on the real node', { skip, timeout: 600_000 }, () => {
   before(async () => {
@@ -79,7 +84,7 @@ describe('SidecarSet sidecar resources resized in place on the real node', { ski
     const done = await eventually('updatedPods 2 at the new generation, with kubelet reporting the new resources', () => {
       const st = set();
       return st.status?.observedGeneration === generation && st.status.updatedPods === 2 && st.status.readyPods === 2 &&
-        PODS.every((n) => JSON.stringify(sidecarStatus(pod(n))?.resources) === JSON.stringify(v2)) && st;
+        PODS.every((n) => same(sidecarStatus(pod(n))?.resources, v2)) && st;
     }, 180_000);
     for (const n of PODS) {
       const p = pod(n);
@@ -87,7 +92,7 @@ describe('SidecarSet sidecar resources resized in place on the real node', { ski
       assert.equal(sidecarStatus(p)!.restartCount, before.get(n)!.restarts, `${n}: the sidecar did not restart`);
       assert.deepEqual(p.spec.containers.find((c) => c.name === 'sidecar')!.resources, v2, `${n}: spec`);
       assert.equal(podHash(p), done.metadata.annotations['kruise.io/sidecarset-hash'], `${n}: the SidecarSet's hash recorded`);
-      assert.ok(events(n).includes('SidecarResized'), `${n}: events ${events(n).join(',')}`);
+      await eventSeen(n, 'SidecarResized');
       const jsonpath = kubectlOk(['get', 'pod', n, '-n', NS, '-o', 'jsonpath={.status.containerStatuses[?(@.name=="sidecar")].resources}']);
       assert.deepEqual(JSON.parse(jsonpath), v2, `${n}: kubectl get -o jsonpath`);
     }
@@ -101,8 +106,8 @@ describe('SidecarSet sidecar resources resized in place on the real node', { ski
     assert.match(condition.message, /^1 pod\(s\) cannot get the new sidecar resources on their node, the rollout waits for them: /);
     const refused = PODS.filter((n) => pod(n).status.conditions?.some((c) => c.type === 'PodResizePending' && c.reason === 'Infeasible'));
     assert.equal(refused.length, 1, 'maxUnavailable 1: one pod tried, the other waits');
-    assert.ok(events(refused[0]!).includes('SidecarResizeInfeasible'), events(refused[0]!).join(','));
-    assert.ok(events(SET).includes('ResizeInfeasible'), events(SET).join(','));
+    await eventSeen(refused[0]!, 'SidecarResizeInfeasible');
+    await eventSeen(SET, 'ResizeInfeasible');
     assert.match(kubectlOk(['describe', 'sidecarset', SET]), /ResizeInfeasible/);
     const st = set().status!;
     assert.equal(st.updatedPods, 0);
@@ -118,5 +123,6 @@ describe('SidecarSet sidecar resources resized in place on the real node', { ski
       set().status?.conditions?.find((c) => c.type === 'InPlaceUpdate' && c.reason === 'NewPodsOnly'), 60_000);
     assert.match(condition.message, /^2 pod\(s\) keep their sidecars until recreated: env changed, which only new pods get/);
     assert.match(kubectlOk(['describe', 'sidecarset', SET]), /NewPodsOnly/);
+    await eventSeen(SET, 'NewPodsOnly');
   });
 });
