@@ -78,7 +78,9 @@ function benchNode(i: number) {
       labels: { type: 'kwok-bench', 'kubernetes.io/hostname': name } },
     // Its own pod CIDR: kwok hands pod IPs out of it (one /24 for all would run dry).
     spec: { podCIDR: `10.${16 + (i >> 8)}.${i & 255}.0/24` },
-    status: { allocatable: { cpu: '32', memory: '256Gi', pods: '110' }, capacity: { cpu: '32', memory: '256Gi', pods: '110' } },
+    // A kubelet version with in-place resize (1.33+): the apiserver refuses pods/resize on nodes without it.
+    status: { allocatable: { cpu: '32', memory: '256Gi', pods: '110' }, capacity: { cpu: '32', memory: '256Gi', pods: '110' },
+      nodeInfo: { kubeletVersion: 'v1.34.4' } },
   };
 }
 

@@ -5,14 +5,18 @@ import type { V1Namespace } from '@kubernetes/client-node';
 import type { Pod } from '../../shared/api/meta.js';
 import { SidecarSetNameLabel, type SidecarSet } from '../../shared/api/sidecarset.js';
 import { objectKey } from '../../shared/kube/keys.js';
+import type { NodeImage } from '../../shared/api/node-image.js';
+import { freshView } from '../../shared/kube/fresh-view.js';
 import { resources } from '../../shared/kube/resources.js';
 import type { Controller } from '../types.js';
 import { UpdateExpectations } from './expectations.js';
 import { PodIndex } from './pod-index.js';
 import { podChangeEnqueues, relevantSets, summarize, type PodSummary } from './pod-events.js';
 import { InPlaceResizeAnnotation } from './pod-change.js';
+import { PrePullAnnotation } from './prepull.js';
 import { podView } from './pod-view.js';
 import { sidecarSetReconciler } from './reconcile.js';
+import { PrePullWaits } from './prepull-waits.js';
 import { ResizeRefusals } from './resize-refusals.js';
 import type { Revision } from './revision-history.js';
 
@@ -27,9 +31,12 @@ export const sidecarSetController: Controller = {
     const index = new PodIndex();
     const expectations = new UpdateExpectations();
     const refusals = new ResizeRefusals();
+    const prePullWaits = new PrePullWaits();
+    // Pre-pull (opt-in per SidecarSet) reads each node's NodeImage; the same cache as the NodeImage controllers'.
+    const nodeImages = freshView(deps.informers.cache<NodeImage>(resources.nodeImages), () => deps.clock.now());
 
     // SidecarSets: created, deleted, or a new generation (status writes and metadata-only edits do not count, but the
-    // in-place resize switch does).
+    // in-place resize and pre-pull switches do).
     const generations = new Map<string, string>();
     sidecarSets.onChange((s) => {
       const name = s.metadata?.name ?? '';
@@ -38,10 +45,12 @@ export const sidecarSetController: Controller = {
         generations.delete(name);
         expectations.deleteSet(name);
         refusals.deleteSet(name);
+        prePullWaits.deleteSet(name);
         queue.add(name);
         return;
       }
-      const version = `${live.metadata?.generation}/${live.metadata?.annotations?.[InPlaceResizeAnnotation] ?? ''}`;
+      const a = live.metadata?.annotations ?? {};
+      const version = `${live.metadata?.generation}/${a[InPlaceResizeAnnotation] ?? ''}/${a[PrePullAnnotation] ?? ''}`;
       if (generations.get(name) === version) return;
       generations.set(name, version);
       queue.add(name);
@@ -85,7 +94,7 @@ export const sidecarSetController: Controller = {
 
     return sidecarSetReconciler({
       rest: deps.rest, clock: deps.clock, log: deps.log, events: deps.events('sidecarset-controller'), namespace: deps.namespace,
-      sidecarSets, pods, revisions, index, expectations, refusals,
+      sidecarSets, pods, revisions, index, expectations, refusals, nodeImages, prePullWaits,
       namespaceLabels: (name) => {
         const ns = namespaces.get(name);
         return ns ? (ns.metadata?.labels ?? {}) : undefined;

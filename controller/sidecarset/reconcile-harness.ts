@@ -2,6 +2,7 @@
 import type { KubernetesObject } from '@kubernetes/client-node';
 import pino from 'pino';
 import type { Pod } from '../../shared/api/meta.js';
+import type { NodeImage } from '../../shared/api/node-image.js';
 import type { SidecarSet } from '../../shared/api/sidecarset.js';
 import { realClock } from '../../shared/clock.js';
 import type { Cache } from '../../shared/kube/informer.js';
@@ -12,6 +13,7 @@ import { kubelet, NOW } from './fixtures.js';
 import { PodIndex } from './pod-index.js';
 import { podView } from './pod-view.js';
 import { sidecarSetReconciler, type ReconcileDeps } from './reconcile.js';
+import { PrePullWaits } from './prepull-waits.js';
 import { ResizeRefusals } from './resize-refusals.js';
 import type { Revision } from './revision-history.js';
 
@@ -102,7 +104,7 @@ function cacheOf<T extends KubernetesObject>(items: () => T[]): Cache<T> {
   };
 }
 
-export function harness(set: SidecarSet, pods: Pod[]) {
+export function harness(set: SidecarSet, pods: Pod[], o: { nodeImages?: boolean } = {}) {
   const api = fakeApi();
   const world = { set, pods };
   for (const p of pods) api.put('pods', p as Obj);
@@ -115,7 +117,12 @@ export function harness(set: SidecarSet, pods: Pod[]) {
     pods: cacheOf(() => world.pods),
     revisions: cacheOf(() => [...api.table('controllerrevisions').values()] as unknown as Revision[]),
     namespaceLabels: () => ({}),
-    index, expectations: new UpdateExpectations(), refusals: new ResizeRefusals(),
+    index, expectations: new UpdateExpectations(), refusals: new ResizeRefusals(), prePullWaits: new PrePullWaits(),
+    ...(o.nodeImages && { nodeImages: {
+      get: (name: string) => api.table('nodeimages').get(name) as NodeImage | undefined,
+      list: () => [...api.table('nodeimages').values()] as NodeImage[],
+      wrote: () => {},
+    } }),
   };
   const reindex = () => world.pods.forEach((p) => index.set(`${p.metadata!.namespace}/${p.metadata!.name}`, [...podView(p).injected]));
   reindex();

@@ -2,6 +2,9 @@
 // revision → status → expectations → hot-upgrade flips → stop conditions → next batch of in-place upgrades.
 import type { Logger } from 'pino';
 import type { Pod } from '../../shared/api/meta.js';
+import type { NodeImage } from '../../shared/api/node-image.js';
+import { formatTimestamp } from '../../shared/domain/inject/annotations.js';
+import type { FreshView } from '../../shared/kube/fresh-view.js';
 import { KRUISE_API_VERSION } from '../../shared/api/meta.js';
 import type { SidecarSet } from '../../shared/api/sidecarset.js';
 import type { Clock } from '../../shared/clock.js';
@@ -14,6 +17,9 @@ import { TerminalError, type ReconcileFn } from '../../shared/reconcile/types.js
 import type { UpdateExpectations } from './expectations.js';
 import { flipHotUpgrade, hasHotUpgradeContainers, needsFlip } from './hot-upgrade-flip.js';
 import { podChange, type PodChange } from './pod-change.js';
+import { planPrePull, prePullEnabled, PREPULL_WAIT_MS } from './prepull.js';
+import type { PrePullWaits } from './prepull-waits.js';
+import { ensurePrePullTags } from './prepull-writes.js';
 import { matchedPods, matchingSetNames, type NamespaceLabels } from './matched-pods.js';
 import type { PodIndex } from './pod-index.js';
 import { isPodSidecarUpdated, podSetHash, setHash, sidecarContainerNames } from './pod-state.js';
@@ -44,7 +50,13 @@ export interface ReconcileDeps {
   index: PodIndex;
   expectations: UpdateExpectations;
   refusals: ResizeRefusals;
+  /** NodeImages, for pre-pull (prepull.ts); without them pre-pull is off. */
+  nodeImages?: FreshView<NodeImage>;
+  prePullWaits: PrePullWaits;
 }
+
+/** How often a batch held back for its pre-pull looks at its nodes again. */
+export const PREPULL_POLL_MS = 2_000;
 
 /** How long to wait for the cache to show pods this process just updated (upstream: 1 s). */
 export const EXPECTATIONS_RETRY_MS = 1_000;
@@ -188,8 +200,31 @@ export function sidecarSetReconciler(deps: ReconcileDeps): ReconcileFn {
     }
   };
 
-  /** The next batch; true when a resize was refused (the conditions are to be written again). */
-  const upgrade = async (set: SidecarSet, pods: readonly Pod[], change: (pod: Pod) => PodChange, log: Logger): Promise<boolean> => {
+  /**
+   * The pods of the batch that go now: with pre-pull on, those whose nodes report the new images pulled (or that
+   * waited PREPULL_WAIT_MS); the nodes of the batch and of the next one get their tags meanwhile.
+   */
+  const prePulled = async (set: SidecarSet, batch: Pod[], upcoming: Pod[], log: Logger): Promise<{ go: Pod[]; holding: boolean }> => {
+    const view = deps.nodeImages;
+    if (!view || !prePullEnabled(set)) return { go: batch, holding: false };
+    const name = set.metadata?.name ?? '';
+    const hash = setHash(set);
+    const t = clock.now();
+    const plan = planPrePull(set, batch, upcoming, { nodeImage: (n) => view.get(n), waitingSince: (k) => deps.prePullWaits.since(name, hash, k, t), now: t });
+    if (plan.tags.length > 0) {
+      const written = await ensurePrePullTags(rest, view, set, plan.tags, formatTimestamp(now()));
+      if (written > 0) log.info({ nodeImages: written, tags: plan.tags.length }, 'pre-pulling new sidecar images');
+    }
+    for (const pod of plan.timedOut) {
+      deps.events.event(asPod(pod), 'Normal', 'SidecarPrePullTimedOut',
+        `node ${pod.spec?.nodeName} did not report the new sidecar image(s) of SidecarSet ${name} pulled within ${PREPULL_WAIT_MS / 1000} s; updating without waiting further`);
+    }
+    const go = new Set([...plan.ready, ...plan.timedOut]);
+    return { go: batch.filter((p) => go.has(p)), holding: plan.waiting.length > 0 };
+  };
+
+  /** The next batch: whether a resize was refused (the conditions are to be written again) or pods wait for a pull. */
+  const upgrade = async (set: SidecarSet, pods: readonly Pod[], change: (pod: Pod) => PodChange, log: Logger): Promise<{ refused: boolean; holding: boolean }> => {
     const plan = planUpgrade(set, pods, change);
     log.debug({ matched: pods.length, upgrade: plan.upgrade.length, notUpgradable: plan.notUpgradable.length }, 'update plan');
     await forEachLimit(plan.notUpgradable, POD_WRITE_CONCURRENCY, (pod) => markUpgradable(set, pod, false));
@@ -199,8 +234,9 @@ export function sidecarSetReconciler(deps: ReconcileDeps): ReconcileFn {
     }
     const name = set.metadata?.name ?? '';
     const allSets = deps.sidecarSets.list();
+    const { go, holding } = await prePulled(set, plan.upgrade, plan.upcoming, log);
     let refused = false;
-    await forEachLimit(plan.upgrade, POD_WRITE_CONCURRENCY, async (pod) => {
+    await forEachLimit(go, POD_WRITE_CONCURRENCY, async (pod) => {
       const c = change(pod);
       const base = await resize(set, pod, c);
       if (!base) {
@@ -215,10 +251,11 @@ export function sidecarSetReconciler(deps: ReconcileDeps): ReconcileFn {
         return true;
       }, base);
       expectations.expectUpdated(name, setHash(set), podKey(pod));
+      deps.prePullWaits.done(name, podKey(pod));
       await markUpgradable(set, pod, true);
     });
-    if (plan.upgrade.length > 0) log.info({ count: plan.upgrade.length, pods: plan.upgrade.slice(0, 20).map(podKey) }, 'updated sidecars in place');
-    return refused;
+    if (go.length > 0) log.info({ count: go.length, pods: go.slice(0, 20).map(podKey) }, 'updated sidecars in place');
+    return { refused, holding };
   };
 
   return async (name, { log }) => {
@@ -257,7 +294,9 @@ export function sidecarSetReconciler(deps: ReconcileDeps): ReconcileFn {
     const strategy = set.spec?.updateStrategy ?? {};
     log.debug({ status }, 'status');
     if (strategy.type === 'NotUpdate' || status.updatedPods >= status.matchedPods || strategy.paused) return;
+    const { refused, holding } = await upgrade(set, pods, change, log);
     // A refusal changes the conditions: the next reconcile writes them (and skips the refused pods).
-    if (await upgrade(set, pods, change, log)) return { requeueAfterMs: EXPECTATIONS_RETRY_MS };
+    if (refused) return { requeueAfterMs: EXPECTATIONS_RETRY_MS };
+    if (holding) return { requeueAfterMs: PREPULL_POLL_MS };
   };
 }

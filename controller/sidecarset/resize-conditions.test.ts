@@ -34,3 +34,10 @@ test('NewPodsOnly groups the pods by reason; lastTransitionTime kept while the s
   assert.equal(changedConditions(undefined, first).length, 1);
   assert.equal(conditionsDiffer(first, resizeConditions(inputs, first, T1)), false);
 });
+
+test('a message stays bounded whatever the number of pods: three reasons named, each clipped', () => {
+  const newPodsOnly = Array.from({ length: 1000 }, (_, i) => ({ pod: `ns/p${i}`, reason: `Invalid: Pod "p${i}" is invalid: ${'x'.repeat(500)}` }));
+  const [c] = resizeConditions({ ...none, newPodsOnly }, undefined, T0);
+  assert.ok(c!.message.length < 1200, `${c!.message.length} characters`);
+  assert.match(c!.message, /^1000 pod\(s\) keep their sidecars until recreated: Invalid: Pod "p0" is invalid: x+… \(ns\/p0\); .*; 997 more reason\(s\)$/);
+});

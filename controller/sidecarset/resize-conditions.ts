@@ -10,8 +10,12 @@ import { formatTimestamp } from '../../shared/domain/inject/annotations.js';
 export const InPlaceUpdateCondition = 'InPlaceUpdate';
 export const InPlaceResizeCondition = 'InPlaceResize';
 
-/** Pods named in a message, at most; the count is always given. */
+/** Pods (and reasons) named in a message, at most; the count is always given. */
 const NAMED = 3;
+/** Longest reason quoted: API messages can be long and name the pod. */
+const REASON_CHARS = 300;
+
+const clip = (s: string) => (s.length > REASON_CHARS ? `${s.slice(0, REASON_CHARS)}…` : s);
 
 export interface ConditionInputs {
   /** Pods behind the SidecarSet that only recreation updates, with why (pod-change.ts). */
@@ -29,7 +33,10 @@ function pods(list: readonly { pod: string }[]): string {
   return list.length > NAMED ? `${names} and ${list.length - NAMED} more` : names;
 }
 
-/** "N pod(s) …: reason (pods); other reason (pods)", reasons in order of first appearance. */
+/**
+ * "reason (pods); other reason (pods)", reasons in order of first appearance, the first NAMED of them: the message
+ * stays bounded whatever the number of pods (API refusals name their pod, so each can be a reason of its own).
+ */
 function grouped(list: readonly { pod: string; reason: string }[]): string {
   const by = new Map<string, { pod: string }[]>();
   for (const x of list) {
@@ -37,18 +44,19 @@ function grouped(list: readonly { pod: string; reason: string }[]): string {
     g.push(x);
     by.set(x.reason, g);
   }
-  return [...by].map(([reason, g]) => `${reason} (${pods(g)})`).join('; ');
+  const shown = [...by].slice(0, NAMED).map(([reason, g]) => `${clip(reason)} (${pods(g)})`).join('; ');
+  return by.size > NAMED ? `${shown}; ${by.size - NAMED} more reason(s)` : shown;
 }
 
 function resizeCondition(i: ConditionInputs): Omit<SidecarSetCondition, 'lastTransitionTime'> | undefined {
-  if (i.unsupported) return { type: InPlaceResizeCondition, status: 'False', reason: 'ResizeUnsupported', message: i.unsupported };
+  if (i.unsupported) return { type: InPlaceResizeCondition, status: 'False', reason: 'ResizeUnsupported', message: clip(i.unsupported) };
   if (i.infeasible.length > 0) {
     return { type: InPlaceResizeCondition, status: 'False', reason: 'ResizeInfeasible',
-      message: `${i.infeasible.length} pod(s) cannot get the new sidecar resources on their node, the rollout waits for them: ${i.infeasible[0]!.message} (${pods(i.infeasible)})` };
+      message: `${i.infeasible.length} pod(s) cannot get the new sidecar resources on their node, the rollout waits for them: ${clip(i.infeasible[0]!.message)} (${pods(i.infeasible)})` };
   }
   if (i.refused.length > 0) {
     return { type: InPlaceResizeCondition, status: 'False', reason: 'ResizeRefused',
-      message: `the API refused the resize of ${i.refused.length} pod(s), which keep their sidecar resources until recreated: ${i.refused[0]!.message} (${pods(i.refused)})` };
+      message: `the API refused the resize of ${i.refused.length} pod(s), which keep their sidecar resources until recreated: ${clip(i.refused[0]!.message)} (${pods(i.refused)})` };
   }
   return undefined;
 }

@@ -15,6 +15,8 @@ export interface UpgradePlan {
   upgrade: Pod[];
   /** Pods that need more than an image or resources change: they get SidecarSetUpgradable=False and are skipped. */
   notUpgradable: Pod[];
+  /** The candidates after `upgrade`, as many as maxUnavailable allows at once: the next batch (for pre-pull). */
+  upcoming: Pod[];
 }
 
 /** updateStrategy.selector: nil selects every pod; an invalid one selects none. */
@@ -77,5 +79,11 @@ export function planUpgrade(set: SidecarSet, pods: readonly Pod[], change: (pod:
     else if (consistent) waiting.push(i);
   });
   const ordered = sortForUpdate(set, pods, waiting);
-  return { upgrade: ordered.slice(0, upgradeCount(set, pods, ordered)).map((i) => pods[i]!), notUpgradable };
+  const count = upgradeCount(set, pods, ordered);
+  const next = Math.max(1, maxUnavailableValue(set.spec?.updateStrategy?.maxUnavailable, pods.length));
+  return {
+    upgrade: ordered.slice(0, count).map((i) => pods[i]!),
+    notUpgradable,
+    upcoming: ordered.slice(count, count + next).map((i) => pods[i]!),
+  };
 }
