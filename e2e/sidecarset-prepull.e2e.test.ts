@@ -43,7 +43,8 @@ describe('SidecarSet pre-pull before the in-place restart on the real node', { s
     kubectlOk(['apply', '-f', '-'], JSON.stringify({
       apiVersion: 'apps.kruise.io/v1alpha1', kind: 'SidecarSet', metadata: { name: SET, annotations: { 'kruise-ts.io/sidecarset-prepull': 'true' } },
       spec: { namespace: NS, selector: { matchLabels: { app: 'prepull-demo' } }, updateStrategy: { maxUnavailable: 1 },
-        containers: [{ name: 'sidecar', image: 'busybox', command: ['sleep', '999d'] }] },
+        // IfNotPresent: with `busybox` (latest) the default would be Always, and kubelet would pull again anyway.
+        containers: [{ name: 'sidecar', image: 'busybox', imagePullPolicy: 'IfNotPresent', command: ['sleep', '999d'] }] },
     }));
     await untilInjected(NS, { app: 'prepull-demo' }, 'sidecar', 'busybox');
     kubectlOk(['create', '-f', '-'], JSON.stringify({
@@ -67,14 +68,20 @@ describe('SidecarSet pre-pull before the in-place restart on the real node', { s
     assert.ok(tag);
     let notReadySince: number | undefined;
     let notReadyMs = 0;
+    let pulledBeforeRestart: boolean | undefined;
+    const pulled = () => getJson<{ status?: { imageStatuses?: Record<string, { tags: { tag: string; phase: string }[] }> } }>(['nodeimage', name])
+      .status?.imageStatuses?.busybox?.tags.some((t) => t.tag === '1.35.0' && t.phase === 'Succeeded') ?? false;
     await eventually('the sidecar restarted on busybox:1.35.0 and Ready', () => {
-      const c = sidecar(pod());
+      const p = pod();
+      const c = sidecar(p);
+      if (pulledBeforeRestart === undefined && p.spec.containers.find((x) => x.name === 'sidecar')?.image === NEW) pulledBeforeRestart = pulled();
       if (c && !c.ready && notReadySince === undefined) notReadySince = Date.now();
       if (c && c.ready && notReadySince !== undefined && !notReadyMs) notReadyMs = Date.now() - notReadySince;
       return c?.ready && c.image.endsWith(NEW) && c.restartCount === sidecar(before)!.restartCount + 1;
     }, 240_000);
     const after = pod();
     assert.equal(after.metadata.uid, before.metadata.uid, 'same pod');
+    assert.equal(pulledBeforeRestart, true, 'the NodeImage reported the image pulled when the pod first showed the new image');
     const events = kubeletEvents();
     assert.match(events, /Pulled: Container image "busybox:1\.35\.0" already present on machine/, events);
     // Kubelet did not pull: the daemon had.
