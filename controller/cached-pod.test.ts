@@ -9,13 +9,14 @@ const full = (): Pod => ({
     managedFields: [{ manager: 'kubectl' }], creationTimestamp: new Date(0), ownerReferences: [{ apiVersion: 'v1', kind: 'X', name: 'o', uid: 'o' }] },
   spec: {
     nodeName: 'n1', readinessGates: [{ conditionType: 'G' }], tolerations: [{ key: 't' }], volumes: [{ name: 'v' }],
-    containers: [{ name: 'app', image: 'nginx:1', env: [{ name: 'E', value: '1' }], volumeMounts: [{ name: 'v', mountPath: '/v' }], resources: {} }],
+    containers: [{ name: 'app', image: 'nginx:1', env: [{ name: 'E', value: '1' }], volumeMounts: [{ name: 'v', mountPath: '/v' }],
+      resources: { requests: { cpu: '1' } }, resizePolicy: [{ resourceName: 'cpu', restartPolicy: 'NotRequired' }] }],
     initContainers: [{ name: 'side', image: 's:1', restartPolicy: 'Always', command: ['x'] }],
   },
   status: {
     phase: 'Running', podIP: '10.0.0.1', qosClass: 'BestEffort', conditions: [{ type: 'Ready', status: 'True' }],
     containerStatuses: [{ name: 'app', image: 'nginx:1', imageID: 'id', ready: true, restartCount: 2, started: true, containerID: 'c://1',
-      state: { running: {} }, lastState: { terminated: { exitCode: 1 } } as never }],
+      state: { running: {} }, lastState: { terminated: { exitCode: 1 } } as never, resources: { requests: { cpu: '1' } }, allocatedResources: { cpu: '1' } }],
   },
 });
 
@@ -25,10 +26,12 @@ test('the cached pod keeps what the controllers read and nothing else', () => {
     apiVersion: 'v1', kind: 'Pod',
     metadata: { name: 'a', namespace: 'ns', uid: 'u', resourceVersion: '9', labels: { app: 'x' }, annotations: { k: 'v' },
       creationTimestamp: new Date(0), ownerReferences: [{ apiVersion: 'v1', kind: 'X', name: 'o', uid: 'o' }] },
-    spec: { nodeName: 'n1', readinessGates: [{ conditionType: 'G' }], containers: [{ name: 'app', image: 'nginx:1', env: [{ name: 'E', value: '1' }] }],
+    spec: { nodeName: 'n1', readinessGates: [{ conditionType: 'G' }], containers: [{ name: 'app', image: 'nginx:1', env: [{ name: 'E', value: '1' }],
+      resources: { requests: { cpu: '1' } }, resizePolicy: [{ resourceName: 'cpu', restartPolicy: 'NotRequired' }] }],
       initContainers: [{ name: 'side', image: 's:1', restartPolicy: 'Always' }] },
     status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }],
-      containerStatuses: [{ name: 'app', image: 'nginx:1', imageID: 'id', ready: true, restartCount: 2, started: true, containerID: 'c://1', state: { running: {} } }] },
+      containerStatuses: [{ name: 'app', image: 'nginx:1', imageID: 'id', ready: true, restartCount: 2, started: true, containerID: 'c://1', state: { running: {} },
+        resources: { requests: { cpu: '1' } }, allocatedResources: { cpu: '1' } }] },
   });
   assert.deepEqual(pod, full(), 'the pod passed in is left as it was');
 });

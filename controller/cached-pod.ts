@@ -8,9 +8,10 @@
 //   and events, deletionTimestamp, creationTimestamp for update order).
 // - spec.nodeName: imagepulljob targets, update order. spec.readinessGates: CRR readiness.
 // - containers and initContainers: name, image (SidecarSet state and upgrade), env (launch-priority barrier),
-//   restartPolicy (native sidecars).
+//   restartPolicy (native sidecars), resources and resizePolicy (SidecarSet in-place resize).
 // - status.phase, conditions: readiness everywhere. containerStatuses and initContainerStatuses: name, image,
-//   imageID, ready, started, restartCount, containerID and state (SidecarSet consistency, CRR sync, update order).
+//   imageID, ready, started, restartCount, containerID and state (SidecarSet consistency, CRR sync, update order),
+//   resources and allocatedResources (whether kubelet applied a SidecarSet resize).
 //
 // A controller that needs another field adds it here. Writes never start from a cached pod as a whole: the
 // SidecarSet controller patches only what it changes (sidecarset/pod-writes.ts).
@@ -23,6 +24,8 @@ function container(c: Container): Container {
   if (c.image !== undefined) out.image = c.image;
   if (c.env !== undefined) out.env = c.env;
   if (c.restartPolicy !== undefined) out.restartPolicy = c.restartPolicy;
+  if (c.resources !== undefined) out.resources = c.resources;
+  if (c.resizePolicy !== undefined) out.resizePolicy = c.resizePolicy;
   return out;
 }
 
@@ -31,6 +34,8 @@ function containerStatus(s: ContainerStatus): ContainerStatus {
   if (s.started !== undefined) out.started = s.started;
   if (s.containerID !== undefined) out.containerID = s.containerID;
   if (s.state !== undefined) out.state = s.state;
+  if (s.resources !== undefined) out.resources = s.resources;
+  if (s.allocatedResources !== undefined) out.allocatedResources = s.allocatedResources;
   return out;
 }
 

@@ -158,7 +158,9 @@ async function main(): Promise<void> {
   const tSet = Date.now();
   await rest.create<SidecarSet>(resources.sidecarSets, {
     apiVersion: 'apps.kruise.io/v1alpha1', kind: 'SidecarSet', metadata: { name: SET },
-    spec: { selector: { matchLabels: { app: 'bench' } }, containers: [{ name: 'sidecar', image: 'busybox:1.35.0', command: ['sleep', '1d'] }],
+    spec: { selector: { matchLabels: { app: 'bench' } }, containers: [{ name: 'sidecar', image: 'busybox:1.35.0', command: ['sleep', '1d'],
+        // Requests (Burstable pods) so the resources-only rollout below can resize in place without changing QoS.
+        resources: { requests: { cpu: '10m', memory: '16Mi' } } }],
       updateStrategy: { maxUnavailable: '10%' } },
   });
   await new Promise((r) => setTimeout(r, 2_000));
@@ -235,6 +237,30 @@ async function main(): Promise<void> {
   figure('rollout controller requests', `${describe(rolloutCtl)} (${(total(rolloutCtl) / PODS).toFixed(2)} per pod)`);
   figure('rollout stand-in kubelet status patches (1 per pod restarted)', String(kubelet.patches - patchesBefore));
   figure(`most pods unavailable at once during the rollout, seen by the bench's watch (budget ${Math.ceil(PODS / 10)})`, String(kubelet.peakUnavailable));
+
+  // Resources only (kruise-ts extension): every pod resized through pods/resize in the same batches, or, where the
+  // apiserver refuses (kube-apiserver 1.34 answers "Pod running on node without support for resize" for kwok's
+  // pods), every pod's refusal recorded once: the SidecarSet's InPlaceResize condition counts them.
+  apiBefore = apiserverRequests(cluster.kubeconfig);
+  ctlBefore = (await ctl()).requests;
+  t = Date.now();
+  const resized = await rest.patch<SidecarSet>(resources.sidecarSets, { name: SET }, 'json',
+    [{ op: 'replace', path: '/spec/containers/0/resources', value: { requests: { cpu: '20m', memory: '32Mi' } } }]);
+  const refusedAll = (st: Partial<SidecarSetStatus>) =>
+    st.conditions?.find((c) => c.type === 'InPlaceResize')?.message.startsWith(`the API refused the resize of ${PODS} pod(s)`) ?? false;
+  let outcome = 'resized';
+  await until('resources rollout', async () => {
+    const s = await status(rest);
+    if (s.observedGeneration !== resized.metadata?.generation) return false;
+    if (refusedAll(s)) outcome = 'refused by the apiserver (each pod once, then new pods only)';
+    return (s.updatedPods === PODS && s.updatedReadyPods === PODS) || refusedAll(s);
+  }, { progress: async () => statusLine(await status(rest)) });
+  const resizeRollout = Date.now() - t;
+  const resizeCtl = delta(ctlBefore, (await ctl()).requests);
+  figure(`resources-only rollout through pods/resize at maxUnavailable 10% (edit to every pod ${outcome})`,
+    `${secs(resizeRollout)} (${(resizeRollout / PODS).toFixed(1)} ms per pod; ${(resizeRollout / rollout).toFixed(2)}× the image rollout)`);
+  figure('resources-only rollout apiserver requests', `${describe(delta(apiBefore, apiserverRequests(cluster.kubeconfig)))}`);
+  figure('resources-only rollout controller requests', `${describe(resizeCtl)} (${(total(resizeCtl) / PODS).toFixed(2)} per pod)`);
   const peak = memory(controller.daemon.pid).peak;
   figure('controller memory: idle / all pods cached / after baseline / after rollout (target RSS ≤ 300 MB)',
     `${memIdle} / ${memLoaded} / ${memBaseline} / ${await mem()}; peak RSS ${peak} MB`);

@@ -5,13 +5,19 @@ import type { V1Namespace } from '@kubernetes/client-node';
 import type { Pod } from '../../shared/api/meta.js';
 import { SidecarSetNameLabel, type SidecarSet } from '../../shared/api/sidecarset.js';
 import { objectKey } from '../../shared/kube/keys.js';
+import type { NodeImage } from '../../shared/api/node-image.js';
+import { freshView } from '../../shared/kube/fresh-view.js';
 import { resources } from '../../shared/kube/resources.js';
 import type { Controller } from '../types.js';
 import { UpdateExpectations } from './expectations.js';
 import { PodIndex } from './pod-index.js';
 import { podChangeEnqueues, relevantSets, summarize, type PodSummary } from './pod-events.js';
+import { InPlaceResizeAnnotation } from './pod-change.js';
+import { PrePullAnnotation } from './prepull.js';
 import { podView } from './pod-view.js';
 import { sidecarSetReconciler } from './reconcile.js';
+import { PrePullWaits } from './prepull-waits.js';
+import { ResizeRefusals } from './resize-refusals.js';
 import type { Revision } from './revision-history.js';
 
 export const sidecarSetController: Controller = {
@@ -24,20 +30,29 @@ export const sidecarSetController: Controller = {
     const revisions = deps.informers.cache<Revision>(resources.controllerRevisions, { namespace: deps.namespace, labelSelector: SidecarSetNameLabel });
     const index = new PodIndex();
     const expectations = new UpdateExpectations();
+    const refusals = new ResizeRefusals();
+    const prePullWaits = new PrePullWaits();
+    // Pre-pull (opt-in per SidecarSet) reads each node's NodeImage; the same cache as the NodeImage controllers'.
+    const nodeImages = freshView(deps.informers.cache<NodeImage>(resources.nodeImages), () => deps.clock.now());
 
-    // SidecarSets: created, deleted, or a new generation (status writes and metadata-only edits do not count).
-    const generations = new Map<string, number | undefined>();
+    // SidecarSets: created, deleted, or a new generation (status writes and metadata-only edits do not count, but the
+    // in-place resize and pre-pull switches do).
+    const generations = new Map<string, string>();
     sidecarSets.onChange((s) => {
       const name = s.metadata?.name ?? '';
       const live = sidecarSets.get(name);
       if (!live) {
         generations.delete(name);
         expectations.deleteSet(name);
+        refusals.deleteSet(name);
+        prePullWaits.deleteSet(name);
         queue.add(name);
         return;
       }
-      if (generations.has(name) && generations.get(name) === live.metadata?.generation) return;
-      generations.set(name, live.metadata?.generation);
+      const a = live.metadata?.annotations ?? {};
+      const version = `${live.metadata?.generation}/${a[InPlaceResizeAnnotation] ?? ''}/${a[PrePullAnnotation] ?? ''}`;
+      if (generations.get(name) === version) return;
+      generations.set(name, version);
       queue.add(name);
     });
 
@@ -51,6 +66,7 @@ export const sidecarSetController: Controller = {
         // Upstream only drops expectations here; we also recount, or a force-deleted pod stays in matchedPods.
         for (const set of index.delete(key)) {
           expectations.forget(set, key);
+          refusals.forgetPod(set, key);
           queue.add(set);
         }
         return;
@@ -78,7 +94,7 @@ export const sidecarSetController: Controller = {
 
     return sidecarSetReconciler({
       rest: deps.rest, clock: deps.clock, log: deps.log, events: deps.events('sidecarset-controller'), namespace: deps.namespace,
-      sidecarSets, pods, revisions, index, expectations,
+      sidecarSets, pods, revisions, index, expectations, refusals, nodeImages, prePullWaits,
       namespaceLabels: (name) => {
         const ns = namespaces.get(name);
         return ns ? (ns.metadata?.labels ?? {}) : undefined;

@@ -53,15 +53,18 @@ export function makePod(name: string, sets: SidecarSet[], labels: Record<string,
 
 /**
  * Kubelet: every container whose status image differs from its spec image (or has no status) is (re)started with
- * the spec image: new imageID, restartCount + 1 when it ran before. `ready` sets readiness of all containers.
+ * the spec image: new imageID, restartCount + 1 when it ran before. `ready` sets readiness of all containers. Spec
+ * resources are reported in the status (1.33+) unless `resize` holds them back: 'pending' (not applied yet) or
+ * 'infeasible' (PodResizePending/Infeasible), where the status keeps the resources it had.
  */
-export function kubelet(pod: Pod, o: { ready?: boolean; readyExcept?: string[] } = {}): Pod {
+export function kubelet(pod: Pod, o: { ready?: boolean; readyExcept?: string[]; resize?: 'pending' | 'infeasible' } = {}): Pod {
   const out = structuredClone(pod);
   const before = new Map((pod.status?.containerStatuses ?? []).map((s) => [s.name, s]));
   const ready = o.ready ?? true;
   out.status = {
     phase: 'Running',
-    conditions: [{ type: 'Ready', status: ready ? 'True' : 'False', lastTransitionTime: '2026-01-01T00:01:00Z' as unknown as Date }],
+    conditions: [{ type: 'Ready', status: ready ? 'True' : 'False', lastTransitionTime: '2026-01-01T00:01:00Z' as unknown as Date },
+      ...(o.resize === 'infeasible' ? [{ type: 'PodResizePending', status: 'True', reason: 'Infeasible', message: 'Node didn\'t have enough capacity: cpu, requested: 64000, capacity: 2000' }] : [])],
     containerStatuses: (pod.spec?.containers ?? []).map((c) => {
       const old = before.get(c.name);
       const restarted = old !== undefined && old.image !== c.image;
@@ -69,6 +72,7 @@ export function kubelet(pod: Pod, o: { ready?: boolean; readyExcept?: string[] }
       return {
         name: c.name, image, imageID: restarted || !old ? `docker.io/library/${image}@sha256:${digest(image)}` : old.imageID,
         ready: ready && !(o.readyExcept ?? []).includes(c.name), restartCount: (old?.restartCount ?? 0) + (restarted ? 1 : 0),
+        ...(c.resources && { resources: o.resize && old?.resources ? old.resources : structuredClone(c.resources) }),
       };
     }),
   };

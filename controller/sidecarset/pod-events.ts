@@ -3,12 +3,15 @@
 import type { Pod } from '../../shared/api/meta.js';
 import type { SidecarSet } from '../../shared/api/sidecarset.js';
 import { hasSidecarContainers, isPodReadyCondition, isPodStateConsistent } from './pod-state.js';
+import { infeasibleResize } from './resize-state.js';
 
 /** The parts of a pod that decide whether an update is worth a reconcile. */
 export interface PodSummary {
   resourceVersion: string;
   deleting: boolean;
   ready: boolean;
+  /** Kubelet reports a resize of the pod Infeasible (PodResizePending). */
+  infeasible: boolean;
   labels: string;
   /** isPodStateConsistent per SidecarSet name. */
   consistent: ReadonlyMap<string, boolean>;
@@ -40,6 +43,7 @@ export function summarize(pod: Pod, sets: readonly SidecarSet[]): PodSummary {
     resourceVersion: pod.metadata?.resourceVersion ?? '',
     deleting: Boolean(pod.metadata?.deletionTimestamp),
     ready: isPodReadyCondition(pod),
+    infeasible: infeasibleResize(pod) !== undefined,
     labels: share(`l${labels}`, () => labels),
     consistent: share(`c${JSON.stringify(consistent)}`, () => new Map(consistent)),
   };
@@ -60,13 +64,14 @@ export interface Enqueue { set: string; afterMs: number }
 /**
  * A new pod concerns all its relevant SidecarSets. An update (new resourceVersion) concerns those not NotUpdate when
  * deletion started or readiness flipped (now), else when consistency flipped (after 5 s, giving kubelet time to report
- * the rest), else when labels changed and the SidecarSet upgrades by selector (now).
+ * the rest), else when labels changed and the SidecarSet upgrades by selector (now). kruise-ts: also when kubelet
+ * starts or stops reporting a resize Infeasible (now: the SidecarSet reports it).
  */
 export function podChangeEnqueues(before: PodSummary | undefined, after: PodSummary, sets: readonly SidecarSet[]): Enqueue[] {
   const names = sets.map((s) => s.metadata?.name ?? '');
   if (!before) return names.map((set) => ({ set, afterMs: 0 }));
   if (before.resourceVersion === after.resourceVersion) return [];
-  const statusChanged = (!before.deleting && after.deleting) || (!before.deleting && before.ready !== after.ready);
+  const statusChanged = (!before.deleting && after.deleting) || (!before.deleting && before.ready !== after.ready) || before.infeasible !== after.infeasible;
   const out: Enqueue[] = [];
   for (const s of sets) {
     if (s.spec?.updateStrategy?.type === 'NotUpdate') continue;

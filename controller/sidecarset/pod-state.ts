@@ -6,6 +6,7 @@ import { SidecarSetHashAnnotation, SidecarSetHashWithoutImageAnnotation } from '
 import { parseImageReference } from '../../shared/domain/image-ref.js';
 import { hotUpgradeSlots, isHotUpgrade } from '../../shared/domain/inject/hot-upgrade.js';
 import { podView } from './pod-view.js';
+import { isResizeApplied } from './resize-state.js';
 
 const setName = (s: SidecarSet) => s.metadata?.name ?? '';
 
@@ -120,6 +121,8 @@ export function isPodStateConsistent(set: SidecarSet, pod: Pod, names?: Readonly
   const statuses = pod.status?.containerStatuses ?? [];
   if ((pod.spec?.containers ?? []).length !== statuses.length) return false;
   const wanted = names && names.size > 0 ? names : sidecarContainerNames(set);
+  // kruise-ts: a sidecar whose resize kubelet has not applied yet is mid-update, as one not yet on its new image.
+  if (!isResizeApplied(pod, wanted)) return false;
   const imageIDs = new Map(statuses.map((s) => [s.name, stripScheme(s.imageID ?? '')]));
   let allDigest = true;
   for (const c of pod.spec?.containers ?? []) {
@@ -145,12 +148,13 @@ export function isPodReadyForSet(set: SidecarSet, pod: Pod): boolean {
 }
 
 /**
- * IsSidecarSetUpgradable: only images may change in place, so a pod injected from a SidecarSet whose other fields
- * have changed since (different hash-without-image) cannot be upgraded; a sidecar that is ready but not yet
- * consistent is mid-update and the pod waits for a later round.
+ * IsSidecarSetUpgradable: upstream changes only images in place, so a pod injected from a SidecarSet whose other
+ * fields have changed since (different hash-without-image) cannot be upgraded; kruise-ts also resizes in place when
+ * `inPlace` says the rest is resources only (pod-change.ts). A sidecar that is ready but not yet consistent is
+ * mid-update and the pod waits for a later round.
  */
-export function upgradability(set: SidecarSet, pod: Pod): { canUpgrade: boolean; consistent: boolean } {
-  if (podSetHashWithoutImage(pod, set) !== setHashWithoutImage(set)) return { canUpgrade: false, consistent: false };
+export function upgradability(set: SidecarSet, pod: Pod, inPlace?: boolean): { canUpgrade: boolean; consistent: boolean } {
+  if (!(inPlace ?? podSetHashWithoutImage(pod, set) === setHashWithoutImage(set))) return { canUpgrade: false, consistent: false };
   const ready = new Map((pod.status?.containerStatuses ?? []).map((s) => [s.name, s.ready]));
   for (const name of [...sidecarContainerNames(set)].sort()) {
     if (ready.get(name) && !isPodStateConsistent(set, pod, new Set([name]))) return { canUpgrade: true, consistent: false };

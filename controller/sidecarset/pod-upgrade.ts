@@ -13,7 +13,7 @@ import { byteOrder, formatStringMap, formatTimestamp, formatUpgradeSpecMap, pars
 import { hotUpgradeSlots, isHotUpgrade, versionAltAnnotation, versionAnnotation } from '../../shared/domain/inject/hot-upgrade.js';
 import { applyPatchPodMetadata } from '../../shared/domain/inject/pod-metadata.js';
 import { recordInPlaceUpdate } from './inplace-state.js';
-import { hotUpgradeContainers, isPodStateConsistent, setHash } from './pod-state.js';
+import { hotUpgradeContainers, isPodStateConsistent, setHash, setHashWithoutImage } from './pod-state.js';
 
 const container = (pod: Pod, name: string): Container | undefined => pod.spec?.containers?.find((c) => c.name === name);
 
@@ -87,6 +87,23 @@ function updateHashAnnotations(annotations: Record<string, string>, set: Sidecar
   annotations[SidecarSetHashAnnotation] = formatUpgradeSpecMap(hashes);
 }
 
+/**
+ * After a resize the pod's sidecars equal the SidecarSet's but for images, so its `kruise.io/sidecarset-hash-without-
+ * image` entry takes the SidecarSet's value, as injection would have written it: later image-only changes then take
+ * upstream's path (here and in OpenKruise).
+ */
+function updateHashWithoutImage(annotations: Record<string, string>, set: SidecarSet, ts: string): void {
+  const name = set.metadata?.name ?? '';
+  let entries: UpgradeSpecMap;
+  try {
+    entries = parseUpgradeSpecMap(annotations[SidecarSetHashWithoutImageAnnotation], SidecarSetHashWithoutImageAnnotation, '');
+  } catch {
+    entries = new Map();
+  }
+  entries.set(name, { updateTimestamp: ts, hash: setHashWithoutImage(set), sidecarSetName: name, sidecarList: sidecarList(set) });
+  annotations[SidecarSetHashWithoutImageAnnotation] = formatUpgradeSpecMap(entries);
+}
+
 /** The pod's status imageID of each container, before anything changes. */
 export const statusImageIDs = (pod: Pod): Map<string, string> =>
   new Map((pod.status?.containerStatuses ?? []).map((s) => [s.name, s.imageID ?? '']));
@@ -95,6 +112,8 @@ export interface UpgradeInputs {
   now: Date;
   /** `kruise.io/sidecarset-injected-list` for a pod that lacks it: every SidecarSet matching the pod. */
   injectedList: (pod: Pod) => string;
+  /** kruise-ts: the sidecars' resources were just resized to the SidecarSet's (pods/resize). */
+  resized?: boolean;
 }
 
 /**
@@ -130,6 +149,7 @@ export function upgradePod(set: SidecarSet, pod: Pod, inputs: UpgradeInputs): st
   }
   const ts = formatTimestamp(inputs.now);
   updateHashAnnotations(annotations, set, ts);
+  if (inputs.resized) updateHashWithoutImage(annotations, set, ts);
   annotations[SidecarSetInPlaceUpdateStateAnnotation] = recordInPlaceUpdate(
     annotations[SidecarSetInPlaceUpdateStateAnnotation], set.metadata?.name ?? '', setHash(set), changed, imageIDs, inputs.now);
   if (!annotations[SidecarSetListAnnotation]) annotations[SidecarSetListAnnotation] = inputs.injectedList(pod);

@@ -2,6 +2,9 @@
 // revision → status → expectations → hot-upgrade flips → stop conditions → next batch of in-place upgrades.
 import type { Logger } from 'pino';
 import type { Pod } from '../../shared/api/meta.js';
+import type { NodeImage } from '../../shared/api/node-image.js';
+import { formatTimestamp } from '../../shared/domain/inject/annotations.js';
+import type { FreshView } from '../../shared/kube/fresh-view.js';
 import { KRUISE_API_VERSION } from '../../shared/api/meta.js';
 import type { SidecarSet } from '../../shared/api/sidecarset.js';
 import type { Clock } from '../../shared/clock.js';
@@ -13,13 +16,22 @@ import { isNotFound, type KubeRest } from '../../shared/kube/rest.js';
 import { TerminalError, type ReconcileFn } from '../../shared/reconcile/types.js';
 import type { UpdateExpectations } from './expectations.js';
 import { flipHotUpgrade, hasHotUpgradeContainers, needsFlip } from './hot-upgrade-flip.js';
+import { podChange, type PodChange } from './pod-change.js';
+import { planPrePull, prePullEnabled, PREPULL_WAIT_MS } from './prepull.js';
+import type { PrePullWaits } from './prepull-waits.js';
+import { ensurePrePullTags } from './prepull-writes.js';
 import { matchedPods, matchingSetNames, type NamespaceLabels } from './matched-pods.js';
 import type { PodIndex } from './pod-index.js';
-import { isPodSidecarUpdated, podSetHash, setHash } from './pod-state.js';
+import { isPodSidecarUpdated, podSetHash, setHash, sidecarContainerNames } from './pod-state.js';
 import { upgradePod } from './pod-upgrade.js';
 import { patchPodStatus, updatePod } from './pod-writes.js';
 import { ownedRevisions, type Revision } from './revision-history.js';
 import { FIELD_MANAGER, syncRevisions } from './revision-sync.js';
+import { changedConditions, conditionsDiffer, resizeConditions, type ConditionInputs } from './resize-conditions.js';
+import type { ResizeRefusals } from './resize-refusals.js';
+import { infeasibleResize, isResizeApplied, resizePatch } from './resize-state.js';
+import { resizePod } from './resize-writes.js';
+import { diffLookup } from './sidecar-diff.js';
 import { computeStatus, statusChanged } from './status.js';
 import { upgradableConditionPatch } from './upgradable-condition.js';
 import { planUpgrade } from './upgrade-plan.js';
@@ -37,7 +49,14 @@ export interface ReconcileDeps {
   namespaceLabels: NamespaceLabels;
   index: PodIndex;
   expectations: UpdateExpectations;
+  refusals: ResizeRefusals;
+  /** NodeImages, for pre-pull (prepull.ts); without them pre-pull is off. */
+  nodeImages?: FreshView<NodeImage>;
+  prePullWaits: PrePullWaits;
 }
+
+/** How often a batch held back for its pre-pull looks at its nodes again. */
+export const PREPULL_POLL_MS = 2_000;
 
 /** How long to wait for the cache to show pods this process just updated (upstream: 1 s). */
 export const EXPECTATIONS_RETRY_MS = 1_000;
@@ -114,8 +133,99 @@ export function sidecarSetReconciler(deps: ReconcileDeps): ReconcileFn {
     if (patch) await patchPodStatus(rest, at(pod), patch);
   };
 
-  const upgrade = async (set: SidecarSet, pods: readonly Pod[], log: Logger) => {
-    const plan = planUpgrade(set, pods);
+  /** How each matched pod behind the SidecarSet catches up (pod-change.ts), from the SidecarSet's stored revisions. */
+  const changes = (set: SidecarSet, revisions: readonly Revision[]): ((pod: Pod) => PodChange) => {
+    const name = set.metadata?.name ?? '';
+    const hash = setHash(set);
+    const inputs = {
+      diff: diffLookup(set, revisions),
+      unsupported: deps.refusals.unsupported(name, hash),
+      refused: (pod: Pod) => deps.refusals.refused(name, hash, podKey(pod)),
+    };
+    const memo = new Map<Pod, PodChange>();
+    return (pod) => {
+      let c = memo.get(pod);
+      if (!c) memo.set(pod, (c = podChange(set, pod, inputs)));
+      return c;
+    };
+  };
+
+  /** What the SidecarSet's conditions say (resize-conditions.ts); announces newly Infeasible pods on the pod. */
+  const conditionInputs = (set: SidecarSet, pods: readonly Pod[], change: (pod: Pod) => PodChange): ConditionInputs => {
+    const name = set.metadata?.name ?? '';
+    const hash = setHash(set);
+    const names = sidecarContainerNames(set);
+    const newPodsOnly: ConditionInputs['newPodsOnly'][number][] = [];
+    const infeasible: ConditionInputs['infeasible'][number][] = [];
+    for (const pod of pods) {
+      if (!isPodSidecarUpdated(set, pod)) {
+        const c = change(pod);
+        if (c.kind === 'new-pods-only') newPodsOnly.push({ pod: podKey(pod), reason: c.reason });
+        continue;
+      }
+      const message = isResizeApplied(pod, names) ? undefined : infeasibleResize(pod);
+      if (!message) continue;
+      infeasible.push({ pod: podKey(pod), message });
+      if (deps.refusals.firstReport(name, hash, podKey(pod))) {
+        deps.events.event(asPod(pod), 'Warning', 'SidecarResizeInfeasible', `the node cannot give the sidecars of SidecarSet ${name} their new resources: ${message}`);
+      }
+    }
+    const refused = deps.refusals.refusedPods(name, hash).map(([pod, message]) => ({ pod, message }));
+    return { newPodsOnly, infeasible, refused, unsupported: deps.refusals.unsupported(name, hash) };
+  };
+
+  /**
+   * Resizes the pod's sidecars when its change calls for it. Resolves the pod to update next (the resize answer, or
+   * `pod`), or undefined when the pod is not to be updated this round.
+   */
+  const resize = async (set: SidecarSet, pod: Pod, change: PodChange): Promise<Pod | undefined> => {
+    if (change.kind !== 'resize') return pod;
+    const patch = resizePatch(set, pod, change.containers);
+    if (!patch) return pod; // already resized (an earlier round's bookkeeping write failed)
+    const name = set.metadata?.name ?? '';
+    const outcome = await resizePod(rest, at(pod), patch);
+    switch (outcome.kind) {
+      case 'resized':
+        deps.events.event(asPod(pod), 'Normal', 'SidecarResized', `resized sidecar container(s) ${change.containers.join(', ')} of SidecarSet ${name} in place`);
+        return outcome.pod;
+      case 'gone':
+        return undefined;
+      case 'unsupported':
+        deps.refusals.markUnsupported(name, setHash(set), outcome.message);
+        return undefined;
+      case 'refused':
+        deps.refusals.refuse(name, setHash(set), podKey(pod), outcome.message);
+        deps.events.event(asPod(pod), 'Warning', 'SidecarResizeRefused', `resize of the sidecars of SidecarSet ${name} refused, not retried for this revision: ${outcome.message}`);
+        return undefined;
+    }
+  };
+
+  /**
+   * The pods of the batch that go now: with pre-pull on, those whose nodes report the new images pulled (or that
+   * waited PREPULL_WAIT_MS); the nodes of the batch and of the next one get their tags meanwhile.
+   */
+  const prePulled = async (set: SidecarSet, batch: Pod[], upcoming: Pod[], log: Logger): Promise<{ go: Pod[]; holding: boolean }> => {
+    const view = deps.nodeImages;
+    if (!view || !prePullEnabled(set)) return { go: batch, holding: false };
+    const name = set.metadata?.name ?? '';
+    const hash = setHash(set);
+    const t = clock.now();
+    const plan = planPrePull(set, batch, upcoming, { nodeImage: (n) => view.get(n), waitingSince: (k) => deps.prePullWaits.since(name, hash, k, t), now: t });
+    if (plan.tags.length > 0) {
+      const written = await ensurePrePullTags(rest, view, set, plan.tags, formatTimestamp(now()));
+      if (written > 0) log.info({ nodeImages: written, tags: plan.tags.length }, 'pre-pulling new sidecar images');
+    }
+    for (const pod of plan.timedOut) {
+      deps.events.event(asPod(pod), 'Normal', 'SidecarPrePullTimedOut',
+        `node ${pod.spec?.nodeName} did not report the new sidecar image(s) of SidecarSet ${name} pulled within ${PREPULL_WAIT_MS / 1000} s; updating without waiting further`);
+    }
+    const go = new Set([...plan.ready, ...plan.timedOut]);
+    return { go: batch.filter((p) => go.has(p)), holding: plan.waiting.length > 0 };
+  };
+
+  /** The next batch: whether a resize was refused (the conditions are to be written again) or pods wait for a pull. */
+  const upgrade = async (set: SidecarSet, pods: readonly Pod[], change: (pod: Pod) => PodChange, log: Logger): Promise<{ refused: boolean; holding: boolean }> => {
+    const plan = planUpgrade(set, pods, change);
     log.debug({ matched: pods.length, upgrade: plan.upgrade.length, notUpgradable: plan.notUpgradable.length }, 'update plan');
     await forEachLimit(plan.notUpgradable, POD_WRITE_CONCURRENCY, (pod) => markUpgradable(set, pod, false));
     if (plan.notUpgradable.length > 0) {
@@ -124,18 +234,28 @@ export function sidecarSetReconciler(deps: ReconcileDeps): ReconcileFn {
     }
     const name = set.metadata?.name ?? '';
     const allSets = deps.sidecarSets.list();
-    await forEachLimit(plan.upgrade, POD_WRITE_CONCURRENCY, async (pod) => {
+    const { go, holding } = await prePulled(set, plan.upgrade, plan.upcoming, log);
+    let refused = false;
+    await forEachLimit(go, POD_WRITE_CONCURRENCY, async (pod) => {
+      const c = change(pod);
+      const base = await resize(set, pod, c);
+      if (!base) {
+        refused = true;
+        return;
+      }
       // A pod another process (or an earlier run of this one) already moved to this hash is left as it is; a stale
       // cached copy finds out through the conflict and the GET that follows.
       await updatePod(rest, clock, at(pod), (fresh) => {
         if (isPodSidecarUpdated(set, fresh)) return false;
-        upgradePod(set, fresh, { now: now(), injectedList: (p) => matchingSetNames(p, allSets, deps.namespaceLabels) });
+        upgradePod(set, fresh, { now: now(), injectedList: (p) => matchingSetNames(p, allSets, deps.namespaceLabels), resized: c.kind === 'resize' });
         return true;
-      }, pod);
+      }, base);
       expectations.expectUpdated(name, setHash(set), podKey(pod));
+      deps.prePullWaits.done(name, podKey(pod));
       await markUpgradable(set, pod, true);
     });
-    if (plan.upgrade.length > 0) log.info({ count: plan.upgrade.length, pods: plan.upgrade.slice(0, 20).map(podKey) }, 'updated sidecar images in place');
+    if (go.length > 0) log.info({ count: go.length, pods: go.slice(0, 20).map(podKey) }, 'updated sidecars in place');
+    return { refused, holding };
   };
 
   return async (name, { log }) => {
@@ -147,15 +267,20 @@ export function sidecarSetReconciler(deps: ReconcileDeps): ReconcileFn {
     const pods = gatherPods(cached);
     const revisions = ownedRevisions(deps.revisions.list(), cached);
     const latest = await syncRevisions({ rest, log, namespace: deps.namespace }, cached, revisions, pods);
-    const status = computeStatus(cached, pods, latest.revision.metadata?.name ?? '', latest.collisionCount);
-    if (statusChanged(cached.status, status)) {
+    const change = changes(cached, revisions);
+    const counted = computeStatus(cached, pods, latest.revision.metadata?.name ?? '', latest.collisionCount);
+    const conditions = resizeConditions(conditionInputs(cached, pods, change), cached.status?.conditions, now());
+    if (statusChanged(cached.status, counted) || conditionsDiffer(cached.status?.conditions, conditions)) {
       try {
-        await rest.patch(resources.sidecarSets, { name, subresource: 'status' }, 'merge', { status }, { fieldManager: FIELD_MANAGER });
+        await rest.patch(resources.sidecarSets, { name, subresource: 'status' }, 'merge',
+          { status: { ...counted, ...(conditions.length > 0 ? { conditions } : cached.status?.conditions && { conditions: null }) } }, { fieldManager: FIELD_MANAGER });
       } catch (err) {
         if (isNotFound(err)) return;
         throw err;
       }
     }
+    for (const c of changedConditions(cached.status?.conditions, conditions)) deps.events.event(asSidecarSet(cached), 'Warning', c.reason, c.message);
+    const status = { ...counted, ...(conditions.length > 0 && { conditions }) };
     const set: SidecarSet = { ...cached, status };
 
     const waiting = awaitedPods(set, pods);
@@ -169,6 +294,9 @@ export function sidecarSetReconciler(deps: ReconcileDeps): ReconcileFn {
     const strategy = set.spec?.updateStrategy ?? {};
     log.debug({ status }, 'status');
     if (strategy.type === 'NotUpdate' || status.updatedPods >= status.matchedPods || strategy.paused) return;
-    await upgrade(set, pods, log);
+    const { refused, holding } = await upgrade(set, pods, change, log);
+    // A refusal changes the conditions: the next reconcile writes them (and skips the refused pods).
+    if (refused) return { requeueAfterMs: EXPECTATIONS_RETRY_MS };
+    if (holding) return { requeueAfterMs: PREPULL_POLL_MS };
   };
 }

@@ -2,15 +2,22 @@
 // is worth writing.
 import type { Pod } from '../../shared/api/meta.js';
 import type { SidecarSet, SidecarSetStatus } from '../../shared/api/sidecarset.js';
-import { isPodReadyForSet, isPodSidecarUpdated, isPodStateConsistent } from './pod-state.js';
+import { isPodReadyForSet, isPodSidecarUpdated, isPodStateConsistent, sidecarContainerNames } from './pod-state.js';
+import { isResizeApplied } from './resize-state.js';
 
-/** Counts over `pods` (the matched pods): updated = hash equal; ready = consistent ∧ ready for this SidecarSet. */
-export function computeStatus(set: SidecarSet, pods: readonly Pod[], latestRevision: string, collisionCount: number): Required<SidecarSetStatus> {
+/** The status fields upstream has, all set. */
+export type CountedStatus = Required<Omit<SidecarSetStatus, 'conditions'>>;
+
+/**
+ * Counts over `pods` (the matched pods): updated = hash equal (and, kruise-ts, any sidecar resize applied by kubelet);
+ * ready = consistent ∧ ready for this SidecarSet.
+ */
+export function computeStatus(set: SidecarSet, pods: readonly Pod[], latestRevision: string, collisionCount: number): CountedStatus {
   let updatedPods = 0;
   let readyPods = 0;
   let updatedReadyPods = 0;
   for (const pod of pods) {
-    const updated = isPodSidecarUpdated(set, pod);
+    const updated = isPodSidecarUpdated(set, pod) && isResizeApplied(pod, sidecarContainerNames(set));
     if (updated) updatedPods++;
     if (isPodStateConsistent(set, pod) && isPodReadyForSet(set, pod)) {
       readyPods++;
@@ -29,7 +36,7 @@ export function computeStatus(set: SidecarSet, pods: readonly Pod[], latestRevis
 }
 
 /** inconsistentStatus: a newer generation or any differing count, revision or collision count. */
-export function statusChanged(current: SidecarSetStatus | undefined, next: Required<SidecarSetStatus>): boolean {
+export function statusChanged(current: SidecarSetStatus | undefined, next: CountedStatus): boolean {
   const c = current ?? { matchedPods: 0, updatedPods: 0, readyPods: 0 };
   return next.observedGeneration > (c.observedGeneration ?? 0) ||
     next.matchedPods !== (c.matchedPods ?? 0) ||

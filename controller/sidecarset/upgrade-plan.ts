@@ -5,6 +5,7 @@ import type { SidecarSet } from '../../shared/api/sidecarset.js';
 import { LabelSelectorError, matchesLabelSelector } from '../../shared/domain/label-selector.js';
 import { activePodsKey, compareActivePodsKeys } from './active-pods-order.js';
 import { maxUnavailableValue, partitionReplicas } from './int-or-percent.js';
+import { upstreamChange, type PodChange } from './pod-change.js';
 import { isPodReadyForSet, isPodSidecarUpdated, isPodStateConsistent, upgradability } from './pod-state.js';
 import { prioritySort } from './priority-sort.js';
 import { expandScatterTerms, scatterSort } from './scatter-sort.js';
@@ -12,8 +13,10 @@ import { expandScatterTerms, scatterSort } from './scatter-sort.js';
 export interface UpgradePlan {
   /** Pods to update now, in update order. */
   upgrade: Pod[];
-  /** Pods that need more than an image change: they get SidecarSetUpgradable=False and are skipped. */
+  /** Pods that need more than an image or resources change: they get SidecarSetUpgradable=False and are skipped. */
   notUpgradable: Pod[];
+  /** The candidates after `upgrade`, as many as maxUnavailable allows at once: the next batch (for pre-pull). */
+  upcoming: Pod[];
 }
 
 /** updateStrategy.selector: nil selects every pod; an invalid one selects none. */
@@ -61,16 +64,26 @@ export function upgradeCount(set: SidecarSet, pods: readonly Pod[], waiting: rea
   return count;
 }
 
-/** GetNextUpgradePods over the matched pods of `set` (whose status is already current). */
-export function planUpgrade(set: SidecarSet, pods: readonly Pod[]): UpgradePlan {
+/**
+ * GetNextUpgradePods over the matched pods of `set` (whose status is already current). `change` says how a pod behind
+ * the SidecarSet catches up (pod-change.ts; upstream's image-only rule by default): resizes and image updates share
+ * the candidates, the order and the batch.
+ */
+export function planUpgrade(set: SidecarSet, pods: readonly Pod[], change: (pod: Pod) => PodChange = (p) => upstreamChange(set, p)): UpgradePlan {
   const waiting: number[] = [];
   const notUpgradable: Pod[] = [];
   pods.forEach((pod, i) => {
     if (isPodSidecarUpdated(set, pod) || !selectedForUpdate(set, pod)) return;
-    const { canUpgrade, consistent } = upgradability(set, pod);
+    const { canUpgrade, consistent } = upgradability(set, pod, change(pod).kind !== 'new-pods-only');
     if (!canUpgrade) notUpgradable.push(pod);
     else if (consistent) waiting.push(i);
   });
   const ordered = sortForUpdate(set, pods, waiting);
-  return { upgrade: ordered.slice(0, upgradeCount(set, pods, ordered)).map((i) => pods[i]!), notUpgradable };
+  const count = upgradeCount(set, pods, ordered);
+  const next = Math.max(1, maxUnavailableValue(set.spec?.updateStrategy?.maxUnavailable, pods.length));
+  return {
+    upgrade: ordered.slice(0, count).map((i) => pods[i]!),
+    notUpgradable,
+    upcoming: ordered.slice(count, count + next).map((i) => pods[i]!),
+  };
 }

@@ -95,6 +95,7 @@ export const SIDECARSET = {
   status: {
     observedGeneration: 3, matchedPods: 4, updatedPods: 3, readyPods: 2, updatedReadyPods: 1,
     latestRevision: 'every-field-abc', collisionCount: 1,
+    conditions: [{ type: 'InPlaceResize', status: 'False', reason: 'ResizeInfeasible', message: 'pod default/p: Node didn\'t have enough capacity', lastTransitionTime: '2026-12-03T10:00:00Z' }],
   },
 };
 

@@ -35,7 +35,8 @@ export interface PathOptions {
   /** Ignored for cluster-scoped resources; omitted on a namespaced one means "all namespaces" (list/watch only). */
   namespace?: string;
   name?: string;
-  subresource?: 'status';
+  /** `resize`: pods only (Kubernetes 1.33+). */
+  subresource?: 'status' | 'resize';
 }
 
 /** `/api/v1/namespaces/ns/pods/name/status`, `/apis/apps.kruise.io/v1alpha1/sidecarsets`, … */

@@ -1,0 +1,51 @@
+// Pre-pull before the in-place restart, against the recorded in-memory API: the NodeImage tag owned by the
+// SidecarSet, the batch held until the node reports the image, and the bounded wait.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { NodeImage } from '../../shared/api/node-image.js';
+import type { SidecarSet } from '../../shared/api/sidecarset.js';
+import { image, kubelet, makePod, makeSet, withImage } from './fixtures.js';
+import { PrePullAnnotation } from './prepull.js';
+import { harness } from './reconcile-harness.js';
+import type { Pod } from '../../shared/api/meta.js';
+
+const annotate = (set: SidecarSet): SidecarSet => ({ ...set, metadata: { ...set.metadata, annotations: { ...set.metadata?.annotations, [PrePullAnnotation]: 'true' } } });
+const v1 = annotate(makeSet({ strategy: { maxUnavailable: 1 } }));
+const v2 = annotate(withImage(v1, 'busybox:2.0'));
+
+function setup() {
+  const h = harness(v1, ['a', 'b'].map((n) => kubelet(makePod(n, [v1]))), { nodeImages: true });
+  h.api.put('nodeimages', { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'NodeImage', metadata: { name: 'n1', resourceVersion: '1' }, spec: {} } as never);
+  return h;
+}
+
+test('the batch waits for its node to pull the new image through a NodeImage tag the SidecarSet owns, then goes', async () => {
+  const h = setup();
+  await h.run();
+  h.world.set = { ...v2, status: h.world.set.status };
+  assert.deepEqual(await h.run(), { requeueAfterMs: 2000 });
+  assert.deepEqual(h.api.log.filter((l) => l.includes('pods') || l.includes('nodeimages')), ['PUT nodeimages n1']);
+  const ni = h.api.table('nodeimages').get('n1') as NodeImage;
+  const tag = ni.spec!.images!.busybox!.tags[0]!;
+  assert.equal(tag.tag, '2.0');
+  assert.deepEqual(tag.ownerReferences, [{ apiVersion: 'apps.kruise.io/v1alpha1', kind: 'SidecarSet', name: 'scs', uid: 'uid-scs' }]);
+  assert.equal(tag.pullPolicy?.ttlSecondsAfterFinished, 600);
+
+  // Still pulling: nothing more is written.
+  await h.run();
+  assert.deepEqual(h.api.log.filter((l) => l.includes('pods') || l.includes('nodeimages')), []);
+
+  h.api.put('nodeimages', { ...ni, status: { desired: 1, succeeded: 1, failed: 0, pulling: 0, waiting: 0, imageStatuses: { busybox: { tags: [{ tag: '2.0', phase: 'Succeeded' }] } } } } as never);
+  await h.run();
+  assert.deepEqual(h.api.log.filter((l) => l.startsWith('PATCH pods ')), ['PATCH pods a']);
+  assert.equal(image(h.api.table('pods').get('default/a') as Pod, 'sidecar'), 'busybox:2.0');
+});
+
+test('without the annotation nothing is pulled ahead: the batch goes at once, as upstream', async () => {
+  const h = harness(makeSet({ strategy: { maxUnavailable: 1 } }), ['a'].map((n) => kubelet(makePod(n, [makeSet()]))), { nodeImages: true });
+  h.api.put('nodeimages', { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'NodeImage', metadata: { name: 'n1', resourceVersion: '1' }, spec: {} } as never);
+  await h.run();
+  h.world.set = { ...withImage(makeSet({ strategy: { maxUnavailable: 1 } }), 'busybox:2.0'), status: h.world.set.status };
+  await h.run();
+  assert.deepEqual(h.api.log.filter((l) => l.includes('pods ') || l.includes('nodeimages')), ['PATCH pods a']);
+});
