@@ -37,8 +37,9 @@ const fingerprint = (p: PodJson) => ({
 });
 
 const helm = (st: StackState, args: string[]) => {
-  const r = spawnSync(st.helm!, args, { encoding: 'utf8', cwd: repo, timeout: 300_000 });
-  if (r.status !== 0) throw new Error(`helm ${args.join(' ')} failed: ${r.stderr}`);
+  // `helm status -o json` carries the rendered manifest, CRDs included (~1 MB): past spawnSync's 1 MiB default.
+  const r = spawnSync(st.helm!, args, { encoding: 'utf8', cwd: repo, timeout: 300_000, maxBuffer: 64 << 20 });
+  if (r.status !== 0) throw new Error(`helm ${args.join(' ')} failed: ${r.stderr || r.error?.message || `signal ${r.signal}`}`);
   return r.stdout;
 };
 

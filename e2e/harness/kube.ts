@@ -17,7 +17,7 @@ export function updateStack(s: StackState): void {
 }
 
 export function kubectl(args: string[], input?: string): Result {
-  const r = spawnSync('kubectl', args, { encoding: 'utf8', input, timeout: 60_000 });
+  const r = spawnSync('kubectl', args, { encoding: 'utf8', input, timeout: 60_000, maxBuffer: 64 << 20 });
   return { code: r.status ?? -1, stdout: r.stdout ?? '', stderr: r.stderr ?? '' };
 }
 
