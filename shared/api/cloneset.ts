@@ -49,8 +49,6 @@ export interface CloneSetSpec {
   revisionHistoryLimit?: number;
   minReadySeconds?: number;
   lifecycle?: Lifecycle;
-  /** v1.9 only; refused at admission by kruise-ts (docs/compatibility.md). */
-  progressDeadlineSeconds?: number;
 }
 
 export interface CloneSetCondition {
