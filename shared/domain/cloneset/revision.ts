@@ -13,7 +13,7 @@ export interface CloneSetRevision {
   apiVersion?: string;
   kind?: string;
   metadata: {
-    name: string; namespace?: string; uid?: string; resourceVersion?: string; creationTimestamp?: string | Date;
+    name: string; namespace?: string; uid?: string; resourceVersion?: string; creationTimestamp?: Date;
     labels?: Record<string, string>; annotations?: Record<string, string>;
     ownerReferences?: { apiVersion: string; kind: string; name: string; uid: string; controller?: boolean; blockOwnerDeletion?: boolean }[];
   };
