@@ -1,0 +1,143 @@
+// CloneSet on the real apiserver: defaulting and validation through the running webhook, pods on kwok nodes created
+// with upstream's names, revisions and readiness gates, scale down in pod-deletion-cost order and by podsToDelete,
+// ReCreate replacing pods; and on the real node an InPlaceIfPossible image change restarting the container in the same
+// pod (same name and UID, restartCount 1).
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { CloneSet } from '../shared/api/cloneset.js';
+import type { Pod } from '../shared/api/meta.js';
+import { REAL_NODE_LABEL, REAL_NODE_TAINT } from './harness/node/index.js';
+import { eventually, getJson, kubectl, kubectlOk, stack } from './harness/kube.js';
+
+const s = stack();
+const NS = 'e2e-cloneset';
+const ID = /^[bcdfghjklmnpqrstvwxz2456789]{5}$/;
+
+const cloneSetOf = (name: string) => getJson<CloneSet>(['clone', name, '-n', NS]);
+const podsOf = (app: string) => getJson<{ items: Pod[] }>(['pods', '-n', NS, '-l', `app=${app}`]).items.filter((p) => !p.metadata?.deletionTimestamp);
+const isReady = (p: Pod) => p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
+
+function cloneSet(name: string, replicas: number, image: string, spec: Record<string, unknown> = {}, podSpec: Record<string, unknown> = {}): string {
+  return JSON.stringify({
+    apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', metadata: { name, namespace: NS },
+    spec: {
+      replicas, selector: { matchLabels: { app: name } },
+      template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'web', image, imagePullPolicy: 'IfNotPresent' }], ...podSpec } },
+      ...spec,
+    },
+  });
+}
+
+/** Status counters as `kubectl get clone` prints them: DESIRED UPDATED UPDATED_READY UPDATED_AVAILABLE READY TOTAL. */
+const columns = (name: string) => kubectlOk(['get', 'clone', name, '-n', NS, '--no-headers']).trim().split(/\s+/).slice(1, 7).join(' ');
+
+describe('CloneSet', { skip: typeof s === 'string' ? s : false, timeout: 600_000 }, () => {
+  before(() => { kubectlOk(['create', 'namespace', NS]); });
+  after(() => {
+    if (typeof s === 'string') return;
+    kubectl(['delete', 'clonesets', '--all', '-n', NS, '--wait=false']);
+    kubectl(['delete', 'pod', '--all', '-n', NS, '--grace-period=0', '--force', '--wait=false']);
+    kubectl(['delete', 'namespace', NS, '--wait=false']);
+  });
+
+  it('the webhook defaults the CloneSet and refuses invalid ones with upstream\'s message', () => {
+    kubectlOk(['apply', '-f', '-'], cloneSet('defaults', 0, 'nginx:1.7.9'));
+    const cs = cloneSetOf('defaults');
+    assert.deepEqual(cs.spec?.updateStrategy, { type: 'ReCreate', partition: 0, maxUnavailable: '20%', maxSurge: 0 });
+    assert.equal(cs.spec?.revisionHistoryLimit, 10);
+    assert.equal(cs.spec?.template.spec?.dnsPolicy, 'ClusterFirst');
+    const bad = kubectl(['apply', '-f', '-'], cloneSet('bad', -1, 'nginx:1.7.9', {}, { restartPolicy: 'Never' }));
+    assert.notEqual(bad.code, 0);
+    assert.match(bad.stderr, /spec\.replicas: Invalid value: -1: must be greater than or equal to 0, spec\.template\.spec\.restartPolicy: Unsupported value: "Never": supported values: "Always"/);
+    kubectlOk(['delete', 'clone', 'defaults', '-n', NS]);
+  });
+
+  it('on kwok: 3 pods <name>-<id> at the revision, Ready with both gates; scale down by deletion cost and podsToDelete; ReCreate replaces every pod', async () => {
+    const kwok = { nodeSelector: { type: 'kwok' } };
+    kubectlOk(['apply', '-f', '-'], cloneSet('kw', 3, 'nginx:1.7.9', { updateStrategy: { maxUnavailable: 1 } }, kwok));
+    const pods = await eventually('3 Ready pods', () => { const l = podsOf('kw'); return l.length === 3 && l.every(isReady) && l; }, 120_000);
+    const cs = await eventually('status 3/3/3', () => { const c = cloneSetOf('kw'); return c.status?.readyReplicas === 3 && c.status.updatedReadyReplicas === 3 && c; }, 60_000);
+    const rev = cs.status!.updateRevision!;
+    assert.match(rev, /^kw-[bcdfghjklmnpqrstvwxz2456789]+$/);
+    assert.equal(cs.status?.currentRevision, rev);
+    assert.equal(cs.status?.labelSelector, 'app=kw');
+    for (const p of pods) {
+      const id = p.metadata!.name!.slice('kw-'.length);
+      assert.match(id, ID);
+      assert.equal(p.metadata?.labels?.['apps.kruise.io/cloneset-instance-id'], id);
+      assert.equal(p.metadata?.labels?.['controller-revision-hash'], rev);
+      assert.equal(p.metadata?.labels?.['pod-template-hash'], rev.slice('kw-'.length));
+      assert.deepEqual(p.metadata?.ownerReferences?.map((o) => `${o.kind}/${o.name}/${o.controller}`), ['CloneSet/kw/true']);
+      assert.deepEqual(p.spec?.readinessGates?.map((g) => g.conditionType), ['InPlaceUpdateReady', 'KruisePodReady']);
+      for (const t of ['InPlaceUpdateReady', 'KruisePodReady']) assert.equal(p.status?.conditions?.find((c) => c.type === t)?.status, 'True', t);
+    }
+    await eventually('lifecycle Normal', () => podsOf('kw').every((p) => p.metadata?.labels?.['lifecycle.apps.kruise.io/state'] === 'Normal'), 30_000);
+    const crs = getJson<{ items: { metadata: { name: string }; revision: number }[] }>(['controllerrevisions', '-n', NS]).items;
+    assert.deepEqual(crs.map((r) => [r.metadata.name, r.revision]), [[rev, 1]]);
+    assert.equal(columns('kw'), '3 3 3 3 3 3', 'kubectl get clone: DESIRED UPDATED UPDATED_READY UPDATED_AVAILABLE READY TOTAL');
+
+    // Scale-in order: the lowest controller.kubernetes.io/pod-deletion-cost goes first.
+    const [cheap, dear1, dear2] = pods.map((p) => p.metadata!.name!);
+    kubectlOk(['annotate', 'pod', '-n', NS, cheap!, 'controller.kubernetes.io/pod-deletion-cost=-5']);
+    kubectlOk(['annotate', 'pod', '-n', NS, dear1!, 'controller.kubernetes.io/pod-deletion-cost=100']);
+    kubectlOk(['annotate', 'pod', '-n', NS, dear2!, 'controller.kubernetes.io/pod-deletion-cost=100']);
+    kubectlOk(['scale', 'clone', 'kw', '-n', NS, '--replicas=2']);
+    const two = await eventually('2 pods left', () => { const l = podsOf('kw'); return l.length === 2 && l; }, 60_000);
+    assert.deepEqual(two.map((p) => p.metadata!.name).sort(), [dear1, dear2].sort(), `${cheap} (cost -5) is the one deleted`);
+
+    // podsToDelete names the pod to remove; the controller drops the name once it is gone.
+    kubectlOk(['patch', 'clone', 'kw', '-n', NS, '--type=merge', '-p', JSON.stringify({ spec: { replicas: 1, scaleStrategy: { podsToDelete: [dear2] } } })]);
+    await eventually(`${dear2} deleted, ${dear1} kept`, () => { const l = podsOf('kw'); return l.length === 1 && l[0]!.metadata!.name === dear1; }, 60_000);
+    await eventually('podsToDelete emptied', () => (cloneSetOf('kw').spec?.scaleStrategy?.podsToDelete ?? []).length === 0, 30_000);
+
+    // ReCreate: back to 3, then a new image replaces every pod with one at the new revision.
+    kubectlOk(['scale', 'clone', 'kw', '-n', NS, '--replicas=3']);
+    const before3 = await eventually('3 Ready pods again', () => { const l = podsOf('kw'); return l.length === 3 && l.every(isReady) && l; }, 120_000);
+    const old = new Set(before3.map((p) => p.metadata!.name!));
+    kubectlOk(['patch', 'clone', 'kw', '-n', NS, '--type=json', '-p', JSON.stringify([{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: 'nginx:1.9.1' }])]);
+    const replaced = await eventually('3 new Ready pods at nginx:1.9.1', () => {
+      const l = podsOf('kw');
+      return l.length === 3 && l.every((p) => !old.has(p.metadata!.name!) && isReady(p) && p.spec?.containers[0]?.image === 'nginx:1.9.1') && l;
+    }, 180_000);
+    const done = await eventually('status: every pod updated', () => { const c = cloneSetOf('kw'); return c.status?.updatedReadyReplicas === 3 && c.status.currentRevision === c.status.updateRevision && c; }, 60_000);
+    assert.notEqual(done.status?.updateRevision, rev);
+    for (const p of replaced) assert.equal(p.metadata?.labels?.['controller-revision-hash'], done.status?.updateRevision);
+    const events = kubectlOk(['get', 'events', '-n', NS, '--field-selector', 'involvedObject.name=kw', '-o', 'jsonpath={.items[*].reason}']);
+    for (const reason of ['SuccessfulCreate', 'SuccessfulDelete', 'SuccessfulUpdatePodReCreate']) assert.match(events, new RegExp(reason));
+  });
+
+  it('on the real node: an InPlaceIfPossible image change restarts the container in the same pod (same name and UID, restartCount 1)', async (t) => {
+    if (typeof s === 'string' || !s.realNode) return t.skip('the stack has no real node (KRUISE_TS_REAL_NODE=0)');
+    const pinned = {
+      nodeSelector: { [REAL_NODE_LABEL]: 'true' },
+      tolerations: [{ key: REAL_NODE_TAINT.key, operator: 'Exists', effect: REAL_NODE_TAINT.effect }],
+    };
+    kubectlOk(['apply', '-f', '-'], cloneSet('inplace', 1, 'nginx:1.7.9', { updateStrategy: { type: 'InPlaceIfPossible' } }, pinned));
+    const running = (p: Pod) => p.status?.phase === 'Running' && isReady(p) && (p.status.containerStatuses ?? []).every((c) => c.ready && c.state?.running);
+    const [first] = await eventually('the pod Running and Ready on the real node', () => { const l = podsOf('inplace'); return l.length === 1 && running(l[0]!) && l; }, 180_000);
+    assert.equal(first!.spec?.nodeName, s.realNode.name);
+    assert.equal(first!.status?.containerStatuses?.[0]?.restartCount, 0);
+    const oldRev = cloneSetOf('inplace').status?.updateRevision;
+
+    kubectlOk(['patch', 'clone', 'inplace', '-n', NS, '--type=json', '-p', JSON.stringify([{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: 'nginx:1.9.1' }])]);
+    const updated = await eventually('the same pod running nginx:1.9.1 after one restart', () => {
+      const l = podsOf('inplace');
+      const p = l[0];
+      return l.length === 1 && p && p.spec?.containers[0]?.image === 'nginx:1.9.1' && running(p) && p.status?.containerStatuses?.[0]?.restartCount === 1 &&
+        p.metadata?.labels?.['lifecycle.apps.kruise.io/state'] === 'Normal' && p;
+    }, 180_000);
+    assert.equal(updated.metadata?.name, first!.metadata?.name);
+    assert.equal(updated.metadata?.uid, first!.metadata?.uid);
+    assert.match(updated.status?.containerStatuses?.[0]?.image ?? '', /nginx:1\.9\.1$/);
+    assert.notEqual(updated.status?.containerStatuses?.[0]?.imageID, first!.status?.containerStatuses?.[0]?.imageID);
+    assert.equal(updated.status?.conditions?.find((c) => c.type === 'InPlaceUpdateReady')?.status, 'True');
+    const state = JSON.parse(updated.metadata?.annotations?.['apps.kruise.io/inplace-update-state'] ?? '{}') as { revision?: string; updateImages?: boolean; lastContainerStatuses?: Record<string, { imageID: string }> };
+    const cs = await eventually('status: the update revision is current', () => { const c = cloneSetOf('inplace'); return c.status?.currentRevision === c.status?.updateRevision && c.status?.updatedReadyReplicas === 1 && c; }, 60_000);
+    assert.notEqual(cs.status?.updateRevision, oldRev);
+    assert.equal(state.revision, cs.status?.updateRevision);
+    assert.equal(state.updateImages, true);
+    assert.equal(state.lastContainerStatuses?.web?.imageID, first!.status?.containerStatuses?.[0]?.imageID);
+    const events = kubectlOk(['get', 'events', '-n', NS, '--field-selector', 'involvedObject.name=inplace', '-o', 'jsonpath={.items[*].reason}']);
+    assert.match(events, /SuccessfulUpdatePodInPlace/);
+  });
+});
