@@ -46,9 +46,10 @@ describe('CloneSet', { skip: typeof s === 'string' ? s : false, timeout: 600_000
     assert.deepEqual(cs.spec?.updateStrategy, { type: 'ReCreate', partition: 0, maxUnavailable: '20%', maxSurge: 0 });
     assert.equal(cs.spec?.revisionHistoryLimit, 10);
     assert.equal(cs.spec?.template.spec?.dnsPolicy, 'ClusterFirst');
-    const bad = kubectl(['apply', '-f', '-'], cloneSet('bad', -1, 'nginx:1.7.9', {}, { restartPolicy: 'Never' }));
+    // (replicas -1 never reaches the webhook: the apiserver checks the scale subresource's replicas path first.)
+    const bad = kubectl(['apply', '-f', '-'], cloneSet('bad', 2, 'nginx:1.7.9', { updateStrategy: { maxUnavailable: 0 } }, { restartPolicy: 'Never' }));
     assert.notEqual(bad.code, 0);
-    assert.match(bad.stderr, /spec\.replicas: Invalid value: -1: must be greater than or equal to 0, spec\.template\.spec\.restartPolicy: Unsupported value: "Never": supported values: "Always"/);
+    assert.match(bad.stderr, /\[spec\.template\.spec\.restartPolicy: Unsupported value: "Never": supported values: "Always", spec\.updateStrategy\.maxUnavailable: Invalid value: intstr\.IntOrString\{Type:0, IntVal:0, StrVal:""\}: maxUnavailable and maxSurge should not both be less than 1\]/);
     kubectlOk(['delete', 'clone', 'defaults', '-n', NS]);
   });
 
@@ -72,7 +73,7 @@ describe('CloneSet', { skip: typeof s === 'string' ? s : false, timeout: 600_000
       for (const t of ['InPlaceUpdateReady', 'KruisePodReady']) assert.equal(p.status?.conditions?.find((c) => c.type === t)?.status, 'True', t);
     }
     await eventually('lifecycle Normal', () => podsOf('kw').every((p) => p.metadata?.labels?.['lifecycle.apps.kruise.io/state'] === 'Normal'), 30_000);
-    const crs = getJson<{ items: { metadata: { name: string }; revision: number }[] }>(['controllerrevisions', '-n', NS]).items;
+    const crs = getJson<{ items: { metadata: { name: string }; revision: number }[] }>(['controllerrevisions', '-n', NS, '-l', 'app=kw']).items;
     assert.deepEqual(crs.map((r) => [r.metadata.name, r.revision]), [[rev, 1]]);
     assert.equal(columns('kw'), '3 3 3 3 3 3', 'kubectl get clone: DESIRED UPDATED UPDATED_READY UPDATED_AVAILABLE READY TOTAL');
 

@@ -25,6 +25,9 @@ const ok = (cs: CloneSet, old?: CloneSet) => assert.deepEqual(validateCloneSet(c
 
 describe('CloneSet validation (spec §4, §6 V9; v1.8.4 wording)', () => {
   it('a defaulted CloneSet is valid', () => ok(web()));
+  it('no spec, or a null one, is a list of field errors, not a crash', () => {
+    for (const spec of [undefined, null]) assert.match(msg({ metadata: { name: 'x', namespace: 'default' }, spec: spec as never }), /spec\.selector: Required value/);
+  });
   it('replicas -1', () => assert.equal(msg(web((c) => { c.spec!.replicas = -1; })), 'spec.replicas: Invalid value: -1: must be greater than or equal to 0'));
   it('empty selector', () => assert.equal(msg(web((c) => { c.spec!.selector = {}; })),
     'spec.selector: Invalid value: v1.LabelSelector{MatchLabels:map[string]string(nil), MatchExpressions:[]v1.LabelSelectorRequirement(nil)}: empty selector is invalid for cloneset'));

@@ -43,7 +43,7 @@ function legacyValue(v: IntOrString | undefined, total: number, roundUp: boolean
 const invalid = (field: string, value: unknown, detail: string, goValue?: string): Violation => ({ field, type: 'Invalid value', value, detail, ...(goValue ? { goValue } : {}) });
 
 function validateSelectorAndTemplate(cs: CloneSet, out: Violation[]): void {
-  const spec = cs.spec!;
+  const spec = cs.spec ?? ({} as NonNullable<CloneSet['spec']>);
   const sel = spec.selector;
   if (!sel) out.push({ field: 'spec.selector', type: 'Required value', detail: '' });
   else {
