@@ -144,4 +144,29 @@ describe('cloneset-controller', () => {
     }
     assert.equal(events.filter((e) => e.reason === 'SuccessfulUpdatePodReCreate').length, 3);
   });
+
+  it('partition 4 and maxUnavailable 2 on 10 pods: 6 updated in place, never more than 2 unavailable at once', async () => {
+    start(seed((c) => { c.spec!.replicas = 10; }));
+    await settle();
+    const cs = cloneSet();
+    cs.spec!.updateStrategy = { ...cs.spec!.updateStrategy, type: 'InPlaceIfPossible', partition: 4, maxUnavailable: 2 };
+    cs.spec!.template.spec!.containers[0]!.image = 'openkruise/hotupgrade-sample:busybox2';
+    await cluster.rest.replace(resources.cloneSets, cs);
+    let worst = 0;
+    for (let i = 0; i < 20; i++) {
+      await queue.drain(reconcile);
+      const unavailable = pods().filter((p) => p.status?.conditions?.find((c) => c.type === 'InPlaceUpdateReady')?.status === 'False'
+        || p.spec?.containers[0]?.image !== p.status?.containerStatuses?.[0]?.image).length;
+      worst = Math.max(worst, unavailable);
+      await runPods();
+      queue.add('default/busybox');
+    }
+    const images = pods().map((p) => p.spec?.containers[0]?.image);
+    assert.equal(images.filter((i) => i === 'openkruise/hotupgrade-sample:busybox2').length, 6);
+    assert.equal(pods().length, 10);
+    assert.ok(worst > 0 && worst <= 2, `at most 2 pods unavailable at once (saw ${worst})`);
+    const st = cloneSet().status!;
+    assert.deepEqual([st.updatedReplicas, st.expectedUpdatedReplicas], [6, 6]);
+    assert.notEqual(st.currentRevision, st.updateRevision, 'the partition keeps the old revision current');
+  });
 });
