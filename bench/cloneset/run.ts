@@ -83,7 +83,8 @@ function benchNode(i: number) {
 
 const template = (app: string) => ({
   metadata: { labels: { app } },
-  spec: { nodeSelector: { type: 'kwok-bench' }, containers: [{ name: 'app', image: 'nginx:1.7.9', imagePullPolicy: 'IfNotPresent' }] },
+  // The bench's nodes keep kwok's taints (no node lifecycle controller to lift them): tolerate everything.
+  spec: { nodeSelector: { type: 'kwok-bench' }, tolerations: [{ operator: 'Exists' }], containers: [{ name: 'app', image: 'nginx:1.7.9', imagePullPolicy: 'IfNotPresent' }] },
 });
 
 const cloneSetStatus = async (rest: KubeRest) => (await rest.get<CloneSet>(resources.cloneSets, { namespace: NS, name: 'clone' })).status;
