@@ -143,10 +143,11 @@ async function main(): Promise<void> {
   api = apiserverRequests(cluster.kubeconfig);
   kubelet.peakUnavailable = 0;
   t = Date.now();
-  await rest.patch(resources.cloneSets, { namespace: NS, name: 'clone' }, 'json', [{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: 'nginx:1.9.1' }]);
+  const patched = await rest.patch<CloneSet>(resources.cloneSets, { namespace: NS, name: 'clone' }, 'json', [{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: 'nginx:1.9.1' }]);
   await until('CloneSet in-place rollout', async () => {
     const s = await cloneSetStatus(rest);
-    return s?.updatedReadyReplicas === N && s.readyReplicas === N && s.currentRevision === s.updateRevision;
+    // The status of the edited generation, not the one left from before the edit.
+    return (s?.observedGeneration ?? 0) >= (patched.metadata?.generation ?? 0) && s?.updatedReadyReplicas === N && s.readyReplicas === N && s.currentRevision === s.updateRevision;
   }, async () => { const s = await cloneSetStatus(rest); return `updated ${s?.updatedReplicas ?? 0}, updated+ready ${s?.updatedReadyReplicas ?? 0}; most unavailable ${kubelet.peakUnavailable}; controller ${rss()}`; });
   const cloneRollout = Date.now() - t;
   const cloneRolloutApi = delta(api, apiserverRequests(cluster.kubeconfig));
