@@ -1,4 +1,6 @@
 // Every controller the manager can run, in start order. CONTROLLERS=a,b limits a process to some of them.
+import { cloneSetController } from './cloneset/controller.js';
+import { podReadinessController } from './podreadiness/controller.js';
 import { containerRecreateRequestController } from './containerrecreaterequest/controller.js';
 import { imagePullJobController } from './imagepulljob/controller.js';
 import { launchPriorityController } from './launch-priority/controller.js';
@@ -14,4 +16,6 @@ export const controllers: readonly Controller[] = [
   nodeImageController,
   imagePullJobController,
   sidecarSetController,
+  cloneSetController,
+  podReadinessController,
 ];

@@ -107,7 +107,7 @@ describe('kruise-ts as Helm installs it, as pods on the real node', { skip: skip
 
   it('helm reports the release deployed', () => {
     if (typeof s === 'string' || !s.helm) return;
-    const r = spawnSync(s.helm, ['status', 'kruise-ts', '-o', 'json'], { encoding: 'utf8' });
+    const r = spawnSync(s.helm, ['status', 'kruise-ts', '-o', 'json'], { encoding: 'utf8', maxBuffer: 64 << 20 });
     assert.equal(r.status, 0, r.stderr);
     assert.equal((JSON.parse(r.stdout) as { info: { status: string } }).info.status, 'deployed');
   });

@@ -15,7 +15,7 @@ import { keepNodeReady, StandinKubelet, testRest, unavailable } from './harness/
 const s = stack();
 const ns = 'e2e-sidecarset-ha';
 const node = 'kts-standin-scs-ha';
-const ROLLOUT_LOG = 'updated sidecar images in place';
+const ROLLOUT_LOG = 'updated sidecars in place';
 
 /** When each pod's hash entry for `set` was stamped: a second write for the same revision would re-stamp it. */
 const stamps = (pods: Pod[], set: string) => new Map(pods.map((p) => [p.metadata!.name!,

@@ -1,7 +1,7 @@
 // charts/kruise-ts rendered with `helm template` under various values: each value reaches the objects it names.
 // CI builds helm in e2e/setup.sh (e2e/cluster/build.sh); without it these tests are skipped.
 import assert from 'node:assert/strict';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -86,7 +86,7 @@ describe('charts/kruise-ts', { skip: noHelm }, () => {
     assert.deepEqual(pod?.namespaceSelector?.matchExpressions.map((e) => e.key), ['control-plane', 'kubernetes.io/metadata.name', 'tier']);
     assert.deepEqual(pod?.objectSelector, { matchExpressions: [{ key: 'kruise.io/skip', operator: 'DoesNotExist' }] });
     const others = objs.filter((o) => o.kind.endsWith('WebhookConfiguration')).flatMap((o) => o.webhooks ?? []).filter((w) => w.name !== 'mpod.kb.io');
-    assert.equal(others.length, 8);
+    assert.equal(others.length, 10);
     for (const w of others) {
       assert.equal(w.failurePolicy, 'Fail', w.name);
       assert.equal(w.timeoutSeconds, 15, w.name);
@@ -209,7 +209,7 @@ describe('charts/kruise-ts', { skip: noHelm }, () => {
     const kinds = (objs: Obj[]) => new Set(objs.map((o) => o.kind));
     const all = kinds(render());
     for (const k of ['CustomResourceDefinition', 'Namespace', 'NetworkPolicy', 'PodDisruptionBudget']) assert.ok(all.has(k), k);
-    assert.equal(render().filter((o) => o.kind === 'CustomResourceDefinition').length, 5);
+    assert.equal(render().filter((o) => o.kind === 'CustomResourceDefinition').length, 6);
     const off = kinds(render({ crds: { managed: false }, installation: { createNamespace: false }, networkPolicy: { enabled: false }, podDisruptionBudget: { enabled: false } }));
     for (const k of ['CustomResourceDefinition', 'Namespace', 'NetworkPolicy', 'PodDisruptionBudget']) assert.ok(!off.has(k), k);
     assert.ok(off.has('Deployment'));
@@ -218,8 +218,9 @@ describe('charts/kruise-ts', { skip: noHelm }, () => {
   it('crds.keep (default true) keeps the CRDs, and every object in them, through helm uninstall; false lets them go', () => {
     const policies = (objs: Obj[]) => objs.filter((o) => o.kind === 'CustomResourceDefinition')
       .map((o) => (o.metadata as { annotations?: Record<string, string> }).annotations?.['helm.sh/resource-policy']);
-    assert.deepEqual(policies(render()), Array(5).fill('keep'));
-    assert.deepEqual(policies(render({ crds: { keep: false } })), Array(5).fill(undefined));
+    const n = readdirSync(join(repoRoot, CHART_DIR, 'files/crds')).length;
+    assert.deepEqual(policies(render()), Array(n).fill('keep'));
+    assert.deepEqual(policies(render({ crds: { keep: false } })), Array(n).fill(undefined));
   });
 
   it('with externalCerts, a CRD whose conversion is a Webhook gets inject-ca-from; CRDs with conversion None do not', () => {

@@ -27,7 +27,7 @@ export function crdObject(c: CrdSpec, defs: Definitions): Record<string, unknown
         storage: v.storage,
         ...(v.printerColumns.length ? { additionalPrinterColumns: v.printerColumns.map((p) => ({ ...p })) } : {}),
         schema: { openAPIV3Schema: crdSchema(v.schema, defs) },
-        ...(v.status ? { subresources: { status: {} } } : {}),
+        ...(v.status || v.scale ? { subresources: { ...(v.status ? { status: {} } : {}), ...(v.scale ? { scale: { ...v.scale } } : {}) } } : {}),
       })),
     },
   };

@@ -17,13 +17,15 @@ export interface Violation {
   type: 'Required value' | 'Invalid value' | 'Duplicate value' | 'Forbidden' | 'Not found' | 'Unsupported value' | 'Too long' | 'Internal error';
   /** The offending value, rendered Go-style after "Invalid value: " (omitted for Required/Forbidden). */
   value?: unknown;
+  /** The value as Go's %#v prints it (maps, structs), used verbatim instead of rendering `value`. */
+  goValue?: string;
   detail: string;
 }
 
 export function formatViolation(v: Violation): string {
   const shown = v.type === 'Invalid value' || v.type === 'Unsupported value' || v.type === 'Duplicate value' || v.type === 'Not found';
   // Mirrors field.Error.ErrorBody: "<type>[: <value>][: <detail>]".
-  const value = shown ? `: ${v.value === undefined ? 'null' : JSON.stringify(v.value)}` : '';
+  const value = shown ? `: ${v.goValue ?? (v.value === undefined ? 'null' : JSON.stringify(v.value))}` : '';
   return `${v.field}: ${v.type}${value}${v.detail ? `: ${v.detail}` : ''}`;
 }
 

@@ -15,7 +15,8 @@ const TRIES = 5;
  * first try starts from `cached` when given — upstream's Get reads the informer cache too — and a conflict (the cache
  * was stale) starts over from a GET. Resolves the written pod, or undefined when the pod is gone or nothing changed.
  */
-export async function updatePod(rest: KubeRest, clock: Clock, at: { namespace: string; name: string }, mutate: (pod: Pod) => boolean, cached?: Pod): Promise<Pod | undefined> {
+export async function updatePod(rest: KubeRest, clock: Clock, at: { namespace: string; name: string }, mutate: (pod: Pod) => boolean, cached?: Pod,
+  fieldManager = FIELD_MANAGER): Promise<Pod | undefined> {
   for (let attempt = 1; ; attempt++) {
     const base = attempt === 1 && cached ? cached : await rest.find<Pod>(resources.pods, at);
     if (!base) return undefined;
@@ -24,7 +25,7 @@ export async function updatePod(rest: KubeRest, clock: Clock, at: { namespace: s
     const patch = podUpdatePatch(base, pod);
     if (!patch) return undefined;
     try {
-      return await rest.patch<Pod>(resources.pods, at, 'strategic', patch, { fieldManager: FIELD_MANAGER });
+      return await rest.patch<Pod>(resources.pods, at, 'strategic', patch, { fieldManager });
     } catch (err) {
       if (isNotFound(err)) return undefined;
       if (!isConflict(err) || attempt >= TRIES) throw err;
@@ -34,9 +35,9 @@ export async function updatePod(rest: KubeRest, clock: Clock, at: { namespace: s
 }
 
 /** Strategic-merge patch of the pod's status subresource (conditions merge by type). */
-export async function patchPodStatus(rest: KubeRest, at: { namespace: string; name: string }, patch: object): Promise<void> {
+export async function patchPodStatus(rest: KubeRest, at: { namespace: string; name: string }, patch: object, fieldManager = FIELD_MANAGER): Promise<void> {
   try {
-    await rest.patch(resources.pods, { ...at, subresource: 'status' }, 'strategic', patch, { fieldManager: FIELD_MANAGER });
+    await rest.patch(resources.pods, { ...at, subresource: 'status' }, 'strategic', patch, { fieldManager });
   } catch (err) {
     if (!isNotFound(err)) throw err;
   }

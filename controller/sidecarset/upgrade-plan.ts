@@ -4,7 +4,7 @@ import type { Pod } from '../../shared/api/meta.js';
 import type { SidecarSet } from '../../shared/api/sidecarset.js';
 import { LabelSelectorError, matchesLabelSelector } from '../../shared/domain/label-selector.js';
 import { activePodsKey, compareActivePodsKeys } from './active-pods-order.js';
-import { maxUnavailableValue, partitionReplicas } from './int-or-percent.js';
+import { maxUnavailableValue, partitionReplicas } from '../../shared/domain/int-or-percent.js';
 import { upstreamChange, type PodChange } from './pod-change.js';
 import { isPodReadyForSet, isPodSidecarUpdated, isPodStateConsistent, upgradability } from './pod-state.js';
 import { prioritySort } from './priority-sort.js';

@@ -106,7 +106,19 @@ export class FakeCluster {
       if (cur.metadata?.deletionTimestamp && !(next.metadata?.finalizers ?? []).length) { this.remove(r, id); return next as never; }
       return this.write(r, next) as never;
     },
-    patch: async () => { throw new Error('patch is not faked'); },
+    patch: async (r, o, type, body) => {
+      this.calls.push({ method: 'PATCH', plural: r.plural, name: o.name, ...(o.subresource ? { subresource: o.subresource } : {}) });
+      if (type !== 'merge' && type !== 'strategic') throw new Error(`${type} patches are not faked`);
+      const id = idOf(r, o.namespace, o.name);
+      const cur = this.store.get(id);
+      if (!cur) throw fail('PATCH', 404, 'NotFound');
+      const rv = (body as { metadata?: { resourceVersion?: string } }).metadata?.resourceVersion;
+      if (rv && rv !== cur.metadata?.resourceVersion) throw fail('PATCH', 409, 'Conflict');
+      const next = mergePatch(clone(cur), clone(body), type === 'strategic') as KubernetesObject & { status?: unknown };
+      if (o.subresource === 'status') return this.write(r, { ...cur, status: next.status } as KubernetesObject) as never;
+      if ('status' in cur) next.status = (cur as { status?: unknown }).status;
+      return this.write(r, next) as never;
+    },
     watch: async () => { throw new Error('watch is not faked: the fake cluster serves its caches through `informers`'); },
     delete: async (r, o, q = {}) => {
       this.calls.push({ method: 'DELETE', plural: r.plural, name: o.name });
@@ -138,6 +150,34 @@ export class FakeCluster {
     notSynced: () => null,
     synced: async () => undefined,
   };
+}
+
+/** Lists merged by key in a strategic-merge patch (the ones the controllers patch). */
+const MERGE_KEYS: Record<string, string> = { containers: 'name', initContainers: 'name', conditions: 'type', ownerReferences: 'uid' };
+
+/**
+ * RFC 7386 merge (null deletes); with `strategic`, the lists of MERGE_KEYS merge element-wise by their key and
+ * `$patch: delete` elements remove theirs, as the apiserver's strategic merge does for these fields.
+ */
+export function mergePatch(target: unknown, patch: unknown, strategic: boolean, field = ''): unknown {
+  if (strategic && Array.isArray(patch) && MERGE_KEYS[field]) {
+    const k = MERGE_KEYS[field]!;
+    const out = Array.isArray(target) ? [...(target as Record<string, unknown>[])] : [];
+    for (const p of patch as Record<string, unknown>[]) {
+      const i = out.findIndex((t) => t[k] === p[k]);
+      if (p.$patch === 'delete') { if (i >= 0) out.splice(i, 1); continue; }
+      if (i >= 0) out[i] = mergePatch(out[i], p, strategic) as Record<string, unknown>;
+      else out.push(mergePatch({}, p, strategic) as Record<string, unknown>);
+    }
+    return out;
+  }
+  if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) return patch;
+  const out: Record<string, unknown> = target && typeof target === 'object' && !Array.isArray(target) ? { ...(target as Record<string, unknown>) } : {};
+  for (const [key, v] of Object.entries(patch)) {
+    if (v === null) delete out[key];
+    else out[key] = mergePatch(out[key], v, strategic, key);
+  }
+  return out;
 }
 
 /** A queue that records keys; `drain` runs a reconcile over them until nothing is left (or a bound is hit). */

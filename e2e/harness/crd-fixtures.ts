@@ -201,8 +201,40 @@ export const RESOURCE_DISTRIBUTION = {
   },
 };
 
+const HOOK = { labelsHandler: { 'example.com/hold': 'true' }, finalizersHandler: ['example.com/drain'], markPodNotReady: true };
+
+export const CLONESET = {
+  apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', metadata: { name: 'every-field', namespace: 'default' },
+  spec: {
+    replicas: 3,
+    selector: selector('web'),
+    template: {
+      metadata: { labels: { app: 'web', tier: 'web' } },
+      spec: { containers: [{ ...container('main'), 'x-future-container-field': 'kept' }], 'x-future-pod-field': { kept: true } },
+    },
+    volumeClaimTemplates: [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } }],
+    scaleStrategy: { podsToDelete: ['every-field-abcde'], maxUnavailable: '10%', disablePVCReuse: true },
+    updateStrategy: {
+      type: 'InPlaceIfPossible', partition: 1, maxUnavailable: '20%', maxSurge: 1, paused: false,
+      priorityStrategy: { weightPriority: [{ weight: 50, matchSelector: selector('canary') }], orderPriority: [{ orderedKey: 'rank' }] },
+      scatterStrategy: [{ key: 'zone', value: 'a' }],
+      inPlaceUpdateStrategy: { gracePeriodSeconds: 10 },
+    },
+    revisionHistoryLimit: 5,
+    minReadySeconds: 3,
+    lifecycle: { preDelete: HOOK, inPlaceUpdate: HOOK, preNormal: HOOK },
+  },
+  status: {
+    observedGeneration: 2, replicas: 3, readyReplicas: 2, availableReplicas: 2, updatedReplicas: 1, updatedReadyReplicas: 1,
+    updatedAvailableReplicas: 1, expectedUpdatedReplicas: 2, updateRevision: 'every-field-7d9f8b6c5', currentRevision: 'every-field-6c5b4a3d2',
+    collisionCount: 0, labelSelector: 'app=web,tier in (api,web)',
+    conditions: [{ type: 'FailedScale', status: 'True', lastTransitionTime: '2026-01-02T03:04:05Z', reason: 'Forbidden', message: 'quota' }],
+  },
+};
+
 /** Each fixture with the plural of its kind. */
 export const CRD_FIXTURES = [
+  { plural: 'clonesets', object: CLONESET },
   { plural: 'sidecarsets', object: SIDECARSET },
   { plural: 'containerrecreaterequests', object: CONTAINER_RECREATE_REQUEST },
   { plural: 'imagepulljobs', object: IMAGE_PULL_JOB },

@@ -98,7 +98,7 @@ export const podLog = (name: string): string => kubectl(['logs', '-n', MANAGER_N
 export function helmUpgrade(s: StackState, args: string[]): string {
   if (!s.helm || !s.release) throw new Error('no Helm release in this stack');
   const r = spawnSync(s.helm, ['upgrade', s.release.name, 'charts/kruise-ts', '-f', s.release.valuesFile, ...args],
-    { encoding: 'utf8', cwd: new URL('../..', import.meta.url).pathname, timeout: 300_000 });
+    { encoding: 'utf8', cwd: new URL('../..', import.meta.url).pathname, timeout: 300_000, maxBuffer: 64 << 20 });
   if (r.status !== 0) throw new Error(`helm upgrade failed: ${r.stderr}`);
   return r.stdout;
 }

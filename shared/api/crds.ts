@@ -5,13 +5,14 @@
 // `v1alpha1(SidecarSetSchema, columns, false)` (exactly one storage version).
 import type { TSchema } from '@sinclair/typebox';
 import { KRUISE_GROUP } from './meta.js';
+import { CloneSetSchema } from './cloneset.js';
 import { ContainerRecreateRequestSchema } from './container-recreate-request.js';
 import { ImagePullJobSchema } from './image-pull-job.js';
 import { NodeImageSchema } from './node-image.js';
 import { ResourceDistributionSchema } from './resource-distribution.js';
 import { SidecarSetSchema } from './sidecarset.js';
 
-export interface PrinterColumn { name: string; type: 'integer' | 'string' | 'date' | 'number' | 'boolean'; jsonPath: string; description: string }
+export interface PrinterColumn { name: string; type: 'integer' | 'string' | 'date' | 'number' | 'boolean'; jsonPath: string; description: string; priority?: number }
 
 export interface CrdVersion {
   name: string;
@@ -21,6 +22,8 @@ export interface CrdVersion {
   printerColumns: readonly PrinterColumn[];
   /** The status subresource (every kind here has one). */
   status: boolean;
+  /** The scale subresource (kubectl scale, HPA), as CloneSet's. */
+  scale?: { specReplicasPath: string; statusReplicasPath: string; labelSelectorPath: string };
 }
 
 export interface CrdSpec {
@@ -43,6 +46,24 @@ const version = (name: string, schema: TSchema, printerColumns: readonly Printer
 const v1alpha1 = (schema: TSchema, printerColumns: readonly PrinterColumn[], storage = true) => version('v1alpha1', schema, printerColumns, storage);
 
 export const CRDS: readonly CrdSpec[] = [
+  {
+    kind: 'CloneSet', plural: 'clonesets', singular: 'cloneset', shortNames: ['clone'], scope: 'Namespaced',
+    versions: [{
+      ...v1alpha1(CloneSetSchema, [
+        { name: 'DESIRED', type: 'integer', jsonPath: '.spec.replicas', description: 'The desired number of pods.' },
+        { name: 'UPDATED', type: 'integer', jsonPath: '.status.updatedReplicas', description: 'The number of pods updated.' },
+        { name: 'UPDATED_READY', type: 'integer', jsonPath: '.status.updatedReadyReplicas', description: 'The number of pods updated and ready.' },
+        { name: 'UPDATED_AVAILABLE', type: 'integer', jsonPath: '.status.updatedAvailableReplicas', description: 'The number of pods updated and available.' },
+        { name: 'READY', type: 'integer', jsonPath: '.status.readyReplicas', description: 'The number of pods ready.' },
+        { name: 'TOTAL', type: 'integer', jsonPath: '.status.replicas', description: 'The number of currently all pods.' },
+        AGE,
+        { name: 'CONTAINERS', type: 'string', jsonPath: '.spec.template.spec.containers[*].name', description: 'The containers of currently cloneset.', priority: 1 },
+        { name: 'IMAGES', type: 'string', jsonPath: '.spec.template.spec.containers[*].image', description: 'The images of currently cloneset.', priority: 1 },
+        { name: 'SELECTOR', type: 'string', jsonPath: '.status.labelSelector', description: 'The selector of currently cloneset.', priority: 1 },
+      ]),
+      scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.status.labelSelector' },
+    }],
+  },
   {
     kind: 'ContainerRecreateRequest', plural: 'containerrecreaterequests', singular: 'containerrecreaterequest', shortNames: ['crr'], scope: 'Namespaced',
     versions: [v1alpha1(ContainerRecreateRequestSchema, [

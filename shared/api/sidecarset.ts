@@ -73,6 +73,12 @@ export const UpdatePriorityStrategySchema = Obj('Priorities are the rules for ca
 });
 export type UpdatePriorityStrategy = Static<typeof UpdatePriorityStrategySchema>;
 
+/** Shared with CloneSet's updateStrategy (apis/apps/v1alpha1 UpdateScatterStrategy). */
+export const ScatterStrategySchema = Type.Array(Obj('A label key and value whose pods are spread over the update batches.', {
+  key: Str('The label key.'),
+  value: Str('The label value.'),
+}), { description: 'ScatterStrategy spreads the pods with the same label key and value over the update batches instead of updating them in one. Pods are scattered after the priority sort; use one term, and either priority or scatter rules, to keep the order easy to follow.' });
+
 export const SidecarSetUpdateStrategySchema = Obj('The sidecarset updateStrategy to use to replace existing pods with new ones.', {
   type: Type.Optional(Str('NotUpdate: the SidecarSet does not update the injected pods, it only injects sidecar containers into newly created pods. RollingUpdate (the default): the SidecarSet updates the injected pods to the latest version.')),
   paused: Type.Optional(Bool('Paused indicates that the SidecarSet is paused to update the injected pods. For the impact on the injection of newly created Pods, see selector.')),
@@ -80,10 +86,7 @@ export const SidecarSetUpdateStrategySchema = Obj('The sidecarset updateStrategy
   partition: Type.Optional(IntOrStr('Partition is the desired number of pods in old revisions: while pods are updated, (replicas - partition) pods are updated. Default value is 0.')),
   maxUnavailable: Type.Optional(IntOrStr('The maximum number of SidecarSet pods that can be unavailable during the update. Value can be an absolute number (ex: 5) or a percentage of the total number of SidecarSet pods at the start of the update (ex: 10%), rounded up. This cannot be 0. Default value is 1.')),
   priorityStrategy: Type.Optional(UpdatePriorityStrategySchema),
-  scatterStrategy: Type.Optional(Type.Array(Obj('A label key and value whose pods are spread over the update batches.', {
-    key: Str('The label key.'),
-    value: Str('The label value.'),
-  }), { description: 'ScatterStrategy spreads the pods with the same label key and value over the update batches instead of updating them in one. Pods are scattered after the priority sort; use one term, and either priority or scatter rules, to keep the order easy to follow.' })),
+  scatterStrategy: Type.Optional(ScatterStrategySchema),
 });
 export type SidecarSetUpdateStrategy = Static<typeof SidecarSetUpdateStrategySchema>;
 

@@ -5,7 +5,7 @@ import { canonicalQuantity } from './quantity.js';
 
 /**
  * A Go type, written as Go spells it: `string`, `bool`, `int32`, `int64`, `Quantity`, `IntOrString`, `*T`,
- * `[]T`, `map[string]T`, or the name of a struct in the schema.
+ * `Time` (metav1.Time), `[]T`, `map[string]T`, or the name of a struct in the schema.
  */
 export type GoType = string;
 /** One struct field: JSON name, Go type, and whether the tag says `omitempty`. Order = Go declaration order. */
@@ -74,6 +74,11 @@ function encode(value: unknown, type: GoType, schema: GoSchema, path: string): s
       if (absent) return '"0"';
       if (typeof value !== 'string' && typeof value !== 'number') throw new GoJsonTypeError(path, type, value);
       return goString(canonicalQuantity(value));
+    case 'Time':
+      // metav1.Time: the zero time marshals as null, else RFC 3339 text (kept as written).
+      if (absent || value === '') return 'null';
+      if (typeof value !== 'string') throw new GoJsonTypeError(path, type, value);
+      return goString(value);
     case 'IntOrString':
       if (absent) return '0';
       if (typeof value === 'string') return goString(value);
@@ -113,7 +118,7 @@ function isEmptyValue(v: unknown, type: GoType, schema: GoSchema): boolean {
     case 'int64':
       return absent || v === 0;
   }
-  return type in schema || type === 'Quantity' || type === 'IntOrString' ? false : absent;
+  return type in schema || type === 'Quantity' || type === 'IntOrString' || type === 'Time' ? false : absent;
 }
 
 /** Go sorts map keys by their UTF-8 bytes; JS `sort()` compares UTF-16 units, which differs above U+FFFF. */

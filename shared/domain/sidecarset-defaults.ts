@@ -79,7 +79,7 @@ function defaultSidecarContainer(input: SidecarContainer, injectPolicy: 'AfterAp
   return goNormalize(c, 'SidecarContainer', sidecarContainerSchema) as SidecarContainer;
 }
 
-function defaultProbe(probe: Json): void {
+export function defaultProbe(probe: Json): void {
   if (!probe.timeoutSeconds) probe.timeoutSeconds = 1;
   if (!probe.periodSeconds) probe.periodSeconds = 10;
   if (!probe.successThreshold) probe.successThreshold = 1;
@@ -87,18 +87,18 @@ function defaultProbe(probe: Json): void {
   defaultHttpGet(probe.httpGet);
 }
 
-function defaultHttpGet(action: Json | null | undefined): void {
+export function defaultHttpGet(action: Json | null | undefined): void {
   if (!action) return;
   if (!action.path) action.path = '/';
   if (!action.scheme) action.scheme = 'HTTP';
 }
 
-function defaultFieldRef(ref: Json | null | undefined): void {
+export function defaultFieldRef(ref: Json | null | undefined): void {
   if (ref && !ref.apiVersion) ref.apiVersion = 'v1';
 }
 
 /** k8s SetDefaults_ResourceList: every quantity rounded up to milli scale. */
-function roundUpResourceList(list: Json | null | undefined): void {
+export function roundUpResourceList(list: Json | null | undefined): void {
   if (!list || typeof list !== 'object') return;
   for (const [name, value] of Object.entries(list)) {
     if (typeof value === 'string' || typeof value === 'number') list[name] = canonicalQuantity(value, { roundUpToMilli: true });

@@ -27,6 +27,7 @@ export const resources = {
   imagePullJobs: kruise('imagepulljobs', 'ImagePullJob', true),
   containerRecreateRequests: kruise('containerrecreaterequests', 'ContainerRecreateRequest', true),
   resourceDistributions: kruise('resourcedistributions', 'ResourceDistribution', false),
+  cloneSets: kruise('clonesets', 'CloneSet', true),
 } as const satisfies Record<string, Resource>;
 
 export const apiVersionOf = (r: Resource): string => (r.group ? `${r.group}/${r.version}` : r.version);

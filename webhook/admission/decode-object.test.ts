@@ -184,6 +184,8 @@ describe('deep nesting is refused with 400 on every route (review L1)', () => {
     '/validate-apps-kruise-io-imagepulljob': ['apps.kruise.io', 'ImagePullJob'],
     '/mutate-apps-kruise-io-nodeimage': ['apps.kruise.io', 'NodeImage'],
     '/validate-apps-kruise-io-nodeimage': ['apps.kruise.io', 'NodeImage'],
+    '/mutate-apps-kruise-io-v1alpha1-cloneset': ['apps.kruise.io', 'CloneSet'],
+    '/validate-apps-kruise-io-v1alpha1-cloneset': ['apps.kruise.io', 'CloneSet'],
   };
   test('the table covers every route', () => assert.deepEqual(Object.keys(kinds).sort(), routes.map((r) => r.path).sort()));
   // The deep value sits in a field no decoder knows, as an attacker would put it; 10,000 and 100,000 levels were

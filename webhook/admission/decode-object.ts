@@ -8,6 +8,7 @@
 // message say "must be an array of objects (got number)" rather than "Expected union value".
 import { GoJsonTypeError, goJson } from '../../shared/domain/go-json.js';
 import { QuantityParseError } from '../../shared/domain/quantity.js';
+import { podTemplateGoSchema } from '../../shared/domain/cloneset/pod-template-go-schema.js';
 import { sidecarContainerSchema } from '../../shared/domain/sidecarset-hash.js';
 import { AdmissionDeniedError } from '../../shared/errors.js';
 import { MAX_NESTING_DEPTH, tooDeepPath } from './depth.js';
@@ -265,7 +266,40 @@ function sidecarContainerProblems(value: Record<string, unknown>): string[] {
   return out;
 }
 
+export const CloneSetShape: Shape = obj({
+  metadata,
+  spec: obj({
+    replicas: num,
+    selector: labelSelector,
+    template: obj({ metadata, spec: podSpec }),
+    volumeClaimTemplates: arr(obj()),
+    scaleStrategy: obj({ podsToDelete: arr(str), maxUnavailable: intOrString, disablePVCReuse: bool }),
+    updateStrategy: obj({
+      type: str, partition: intOrString, maxUnavailable: intOrString, maxSurge: intOrString, paused: bool,
+      priorityStrategy: obj({ orderPriority: arr(obj({ orderedKey: str })), weightPriority: arr(obj({ weight: num, matchSelector: labelSelector })) }),
+      scatterStrategy: arr(obj({ key: str, value: str })),
+      inPlaceUpdateStrategy: obj({ gracePeriodSeconds: num }),
+    }),
+    revisionHistoryLimit: num,
+    minReadySeconds: num,
+    lifecycle: obj(),
+  }),
+});
+
+/** The template goes through Go's decoder emulation (defaulting and the revision hash do), so bad types are a 400. */
+function cloneSetTemplateProblems(value: Record<string, unknown>): string[] {
+  try {
+    goJson((value.spec as Record<string, unknown> | null | undefined)?.template, 'PodTemplateSpec', podTemplateGoSchema);
+    return [];
+  } catch (err) {
+    if (err instanceof GoJsonTypeError) return [`spec.template${err.path}: ${err.message.replace(/ at \S*$/, '')}`];
+    if (err instanceof QuantityParseError) return [`spec.template: quantity ${JSON.stringify(err.input)}: ${err.message}`];
+    throw err;
+  }
+}
+
 export const PodDecoder: ObjectDecoder = { kind: 'Pod', shape: PodShape };
+export const CloneSetDecoder: ObjectDecoder = { kind: 'CloneSet', shape: CloneSetShape, deep: cloneSetTemplateProblems };
 export const SidecarSetDecoder: ObjectDecoder = { kind: 'SidecarSet', shape: SidecarSetShape, deep: sidecarContainerProblems };
 export const ImagePullJobDecoder: ObjectDecoder = { kind: 'ImagePullJob', shape: ImagePullJobShape };
 export const ImageListPullJobDecoder: ObjectDecoder = { kind: 'ImageListPullJob', shape: ImageListPullJobShape };

@@ -69,6 +69,8 @@ export const FUZZ_OBJECTS: Readonly<Record<string, { kind: string; object: unkno
   '/validate-apps-kruise-io-v1alpha1-imagepulljob': { kind: 'ImagePullJob', object: { metadata: { name: 'j', namespace: 'default' }, spec: { image: 'nginx:1.25', completionPolicy: { type: 'Always' }, pullPolicy: { timeoutSeconds: 600, backoffLimit: 3 } } } },
   '/mutate-apps-kruise-io-v1alpha1-nodeimage': { kind: 'NodeImage', object: { metadata: { name: 'n1' }, spec: { images: { nginx: { tags: [{ tag: '1.25' }] } } } } },
   '/validate-apps-kruise-io-v1alpha1-nodeimage': { kind: 'NodeImage', object: { metadata: { name: 'n1' }, spec: { images: { nginx: { tags: [{ tag: '1.25', createdAt: '2026-01-01T00:00:00Z', pullPolicy: { ttlSecondsAfterFinished: 300 } }] } } } } },
+  '/mutate-apps-kruise-io-v1alpha1-cloneset': { kind: 'CloneSet', object: { metadata: { name: 'cs', namespace: 'default' }, spec: { replicas: 2, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'app', image: 'nginx:1.25' }] } } } } },
+  '/validate-apps-kruise-io-v1alpha1-cloneset': { kind: 'CloneSet', object: { metadata: { name: 'cs', namespace: 'default' }, spec: { replicas: 2, selector: { matchLabels: { app: 'web' } }, updateStrategy: { type: 'ReCreate', partition: 0, maxUnavailable: '20%', maxSurge: 0 }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'app', image: 'nginx:1.25' }] } } } } },
   '/validate-apps-kruise-io-v1alpha1-resourcedistribution': { kind: 'ResourceDistribution', object: { metadata: { name: 'rd' }, spec: { resource: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm' } }, targets: { allNamespaces: true } } } },
 };
 export const FUZZ_POD = pod;

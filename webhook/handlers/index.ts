@@ -6,7 +6,9 @@ import type { SidecarSet } from '../../shared/api/sidecarset.js';
 import type { FeatureGate } from '../../shared/config.js';
 import type { InjectionContext } from '../../shared/domain/inject/index.js';
 import { mutatePodOnCreate } from '../../shared/domain/pod-mutation.js';
+import { defaultCloneSet } from '../../shared/domain/cloneset/defaults.js';
 import { defaultSidecarSet } from '../../shared/domain/sidecarset-defaults.js';
+import { validateCloneSet } from '../../shared/domain/validation/cloneset.js';
 import { mutateContainerRecreateRequest } from '../../shared/domain/validation/container-recreate-request.js';
 import { defaultImagePullJob, imagePullJobDenialCode, validateImagePullJob } from '../../shared/domain/validation/image-pull-job.js';
 import { defaultNodeImage, validateNodeImage } from '../../shared/domain/validation/node-image.js';
@@ -15,12 +17,14 @@ import { validateSidecarSet, type SidecarSetValidationContext } from '../../shar
 import type { AdmissionRequest } from '../admission/review.js';
 import type { WebhookRoute } from '../admission/route.js';
 import type { AdmissionCaches } from '../caches.js';
+import { mutateCloneSetRoute } from './mutate-cloneset.js';
 import { mutateContainerRecreateRequestRoute } from './mutate-container-recreate-request.js';
 import { mutateImagePullJobRoute } from './mutate-image-pull-job.js';
 import { mutateNodeImageRoute } from './mutate-node-image.js';
 import { mutatePodRoute } from './mutate-pod.js';
 import { mutateSidecarSetRoute } from './mutate-sidecarset.js';
 import { withV18Paths } from './paths.js';
+import { validateCloneSetRoute } from './validate-cloneset.js';
 import { validateImagePullJobRoute } from './validate-image-pull-job.js';
 import { validateNodeImageRoute } from './validate-node-image.js';
 import { validateResourceDistributionRoute } from './validate-resource-distribution.js';
@@ -101,6 +105,8 @@ export function makeRoutes(deps: RouteDeps): WebhookRoute[] {
     mutatePodRoute<InjectionContext>({ enabled: gates.PodWebhook, mutate: mutatePodOnCreate, context: (req) => podInjectionContext(deps, req) }),
     mutateSidecarSetRoute({ defaults: defaultSidecarSet }),
     validateSidecarSetRoute<SidecarSetValidationContext>({ validate: (o: SidecarSet, old, ctx) => validateSidecarSet(o, old, ctx), context: (_req, view) => sidecarSetValidationContext(deps, view) }),
+    mutateCloneSetRoute({ defaults: defaultCloneSet }),
+    validateCloneSetRoute({ validate: validateCloneSet, fetchPod: deps.caches.fetchPod }),
     mutateContainerRecreateRequestRoute({ gates, mutate: mutateContainerRecreateRequest, fetchPod: deps.caches.fetchPod, fetchNode: deps.caches.fetchNode }),
     mutateImagePullJobRoute({ gates, defaults: defaultImagePullJob }),
     validateImagePullJobRoute({ gates, validate: validateImagePullJob, denialCode: imagePullJobDenialCode }),

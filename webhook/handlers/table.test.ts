@@ -75,3 +75,29 @@ test('a pod CREATE gets the sidecar of the matching SidecarSet only, through the
   assert.deepEqual(out.spec.containers.map((c: any) => c.name), ['app', 'a-log-c']);
   assert.match(out.metadata.annotations['kruise.io/sidecarset-injected-list'] ?? '', /a-log/);
 });
+
+test('the article\'s CloneSet is defaulted to the template upstream hashes as busybox-69478977cd', async () => {
+  const { app } = testApp(routes);
+  const obj = { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', metadata: { name: 'busybox', namespace: 'default' },
+    spec: { replicas: 1, selector: { matchLabels: { app: 'hotupgrade' } }, template: { metadata: { labels: { app: 'hotupgrade' } }, spec: { containers: [{ name: 'busybox', image: 'openkruise/hotupgrade-sample:busybox' }] } } } };
+  const res = (await app.inject({ method: 'POST', url: '/mutate-apps-kruise-io-v1alpha1-cloneset', payload: review({ namespace: 'default', kind: kruiseKind('CloneSet'), object: obj }) })).json().response;
+  assert.equal(res.allowed, true);
+  const out = fjp.applyPatch(structuredClone(obj), decodePatch(res.patch)).newDocument as any;
+  assert.deepEqual(out.spec.updateStrategy, { type: 'ReCreate', partition: 0, maxUnavailable: '20%', maxSurge: 0 });
+  assert.equal(out.spec.template.spec.containers[0].imagePullPolicy, 'Always');
+  const { newRevision } = await import('../../shared/domain/cloneset/revision.js');
+  assert.equal(newRevision(out, 1, 0).metadata.name, 'busybox-69478977cd');
+});
+
+test('a CloneSet with a wrong-typed template field is refused with 400, invalid fields with 422 and every message', async () => {
+  const { app } = testApp(routes);
+  const bad = { metadata: { name: 'x', namespace: 'default' }, spec: { selector: { matchLabels: { a: 'b' } }, template: { spec: { containers: [{ name: 'c', image: 'i', securityContext: 3 }] } } } };
+  const r1 = (await app.inject({ method: 'POST', url: '/validate-apps-kruise-io-v1alpha1-cloneset', payload: review({ namespace: 'default', kind: kruiseKind('CloneSet'), object: bad }) })).json().response;
+  assert.equal(r1.status.code, 400);
+  const invalid = { metadata: { name: 'x', namespace: 'default' }, spec: { replicas: -1, selector: { matchLabels: { a: 'b' } }, updateStrategy: { type: 'ReCreate', maxUnavailable: 1 },
+    template: { metadata: { labels: { a: 'b' } }, spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'i', imagePullPolicy: 'IfNotPresent', terminationMessagePolicy: 'File' }] } } } };
+  const r2 = (await app.inject({ method: 'POST', url: '/validate-apps-kruise-io-v1alpha1-cloneset', payload: review({ namespace: 'default', kind: kruiseKind('CloneSet'), object: invalid }) })).json().response;
+  assert.equal(r2.allowed, false);
+  assert.equal(r2.status.code, 422);
+  assert.equal(r2.status.message, '[spec.replicas: Invalid value: -1: must be greater than or equal to 0, spec.template.spec.restartPolicy: Unsupported value: "Never": supported values: "Always"]');
+});

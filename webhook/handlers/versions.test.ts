@@ -30,6 +30,8 @@ const V19_PATHS = [
   '/mutate-apps-kruise-io-nodeimage', '/validate-apps-kruise-io-nodeimage',
   '/mutate-apps-kruise-io-v1alpha1-containerrecreaterequest',
   '/validate-apps-kruise-io-v1alpha1-resourcedistribution',
+  // CloneSet has only v1alpha1, and v1.9 keeps its versioned paths.
+  '/mutate-apps-kruise-io-v1alpha1-cloneset', '/validate-apps-kruise-io-v1alpha1-cloneset',
 ];
 const V18_ONLY = [
   '/mutate-apps-kruise-io-v1alpha1-sidecarset', '/validate-apps-kruise-io-v1alpha1-sidecarset',
@@ -46,6 +48,7 @@ test('the table serves every v1.9 path and, next to it, every v1.8 path, and not
 // request itself (a 400 would mean the path is served by the wrong handler or not at all).
 const kindOf = (path: string) => path === '/mutate-pod'
   ? { kind: { group: '', version: 'v1', kind: 'Pod' }, resource: { group: '', version: 'v1', resource: 'pods' }, namespace: 'default', object: { metadata: { name: 'p', namespace: 'default' }, spec: { containers: [{ name: 'a', image: 'a' }] } } }
+  : path.includes('cloneset') ? { kind: kind('v1alpha1', 'CloneSet'), namespace: 'default', operation: 'DELETE' as const, oldObject: { metadata: { name: 'c', namespace: 'default' } } }
   : path.includes('sidecarset') ? { kind: kind('v1alpha1', 'SidecarSet'), object: { metadata: { name: 's' }, spec: { selector: { matchLabels: { a: 'b' } }, containers: [defaulted] } } }
   : path.includes('imagepulljob') ? { kind: kind('v1alpha1', 'ImagePullJob'), namespace: 'default', object: { metadata: { name: 'j', namespace: 'default' }, spec: { image: 'nginx:1', completionPolicy: { type: 'Always' } } } }
   : path.includes('nodeimage') ? { kind: kind('v1alpha1', 'NodeImage'), object: { metadata: { name: 'n' }, spec: {} } }

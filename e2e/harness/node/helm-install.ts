@@ -41,7 +41,7 @@ export function localValues(i: LocalValuesInput): Record<string, unknown> {
 }
 
 export const helmRun = (helm: string, kubeconfig: string, args: string[]): string =>
-  execFileSync(helm, ['--kubeconfig', kubeconfig, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 300_000 });
+  execFileSync(helm, ['--kubeconfig', kubeconfig, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 300_000, maxBuffer: 64 << 20 });
 
 const kubectl = (kc: string, args: string[], input?: string) =>
   execFileSync('kubectl', ['--kubeconfig', kc, ...args], { encoding: 'utf8', input, stdio: ['pipe', 'pipe', 'pipe'], timeout: 120_000 });

@@ -1,6 +1,6 @@
-// updateStrategy.partition and maxUnavailable scaled against the matched pods (spec/daemon-and-controllers.md §6.5
-// step 3), with the two different upstream parsers they go through.
-import type { IntOrString } from '../../shared/api/meta.js';
+// updateStrategy.partition, maxUnavailable and maxSurge scaled against a pod count (SidecarSet: spec/daemon-and-
+// controllers.md §6.5 step 3; CloneSet: spec/cloneset.md §1.2), with the two different upstream parsers they go through.
+import type { IntOrString } from '../api/meta.js';
 
 /** Go strconv.Atoi: optional sign, decimal digits only. */
 function atoi(s: string): number | undefined {
@@ -38,4 +38,16 @@ export function maxUnavailableValue(maxUnavailable: IntOrString | undefined, tot
   if (typeof maxUnavailable === 'number') return maxUnavailable;
   const v = atoi(maxUnavailable.replaceAll('%', ''));
   return v === undefined ? 0 : Math.ceil((v * total) / 100);
+}
+
+/**
+ * intstr.GetValueFromIntOrPercent (Kubernetes' legacy parser): a number as is; a string has every "%" removed and is
+ * read as a percentage of `total`, rounded up or down. Unparseable means 0 (the validating webhook refuses it first).
+ */
+export function legacyScaledValue(value: IntOrString, total: number, roundUp: boolean): number {
+  if (typeof value === 'number') return value;
+  const v = atoi(value.replaceAll('%', ''));
+  if (v === undefined) return 0;
+  const scaled = (v * total) / 100;
+  return roundUp ? Math.ceil(scaled) : Math.floor(scaled);
 }

@@ -1,0 +1,75 @@
+// Executes one Scale plan (spec/cloneset.md §3.5): creates pods in slow-start batches (1, 2, 4, … concurrent creates,
+// stopping after a batch with a failure) or deletes the chosen pods, each call under a scale expectation, with
+// upstream's events. Resolves whether anything changed.
+import { CloneSetInstanceIdLabel } from '../../shared/api/cloneset.js';
+import type { Pod } from '../../shared/api/meta.js';
+import { newInstanceIds } from '../../shared/domain/cloneset/names.js';
+import { newPod } from '../../shared/domain/cloneset/new-pod.js';
+import { planScale } from '../../shared/domain/cloneset/scale.js';
+import { resources } from '../../shared/kube/resources.js';
+import { isNotFound } from '../../shared/kube/rest.js';
+import { subject, type Round } from './context.js';
+
+export async function syncScale(round: Round, allOwned: readonly Pod[]): Promise<{ changed: boolean; error?: Error }> {
+  const { cs, deps, revisions } = round;
+  const plan = planScale({
+    pods: round.pods, currentRevision: revisions.current.metadata.name, updateRevision: revisions.update.metadata.name,
+    strategy: round.strategy, podsToDelete: round.podsToDelete, nowMs: round.nowMs,
+  });
+  if (plan.kind === 'create') {
+    if (plan.limited) deps.events.event(subject(cs), 'Warning', 'ScaleUpLimited', `scaleUp is limited because of scaleStrategy.maxUnavailable, limit: ${plan.fromCurrent + plan.fromUpdate}`);
+    const total = plan.fromCurrent + plan.fromUpdate;
+    if (total === 0) return { changed: false };
+    const taken = new Set(allOwned.map((p) => p.metadata?.labels?.[CloneSetInstanceIdLabel]).filter((x): x is string => !!x));
+    const ids = newInstanceIds(total, taken, deps.random);
+    const pods = ids.map((id, i) => newPod(cs, i < plan.fromCurrent ? revisions.current : revisions.update, id, round.nowMs));
+    const error = await createSlowStart(round, pods);
+    return { changed: true, ...(error ? { error } : {}) };
+  }
+  if (plan.kind === 'delete') {
+    let error: Error | undefined;
+    for (const pod of plan.pods) {
+      const name = pod.metadata?.name ?? '';
+      deps.scaleExpectations.expect(round.key, name);
+      try {
+        await deps.rest.delete(resources.pods, { namespace: pod.metadata?.namespace ?? '', name }, { uid: pod.metadata?.uid });
+        deps.events.event(subject(cs), 'Normal', 'SuccessfulDelete', `succeed to delete pod ${name}`);
+      } catch (err) {
+        deps.scaleExpectations.observe(round.key, name);
+        if (isNotFound(err)) continue;
+        deps.events.event(subject(cs), 'Warning', 'FailedDelete', `failed to delete pod ${name}: ${(err as Error).message}`);
+        error ??= err as Error;
+      }
+    }
+    return { changed: true, ...(error ? { error } : {}) };
+  }
+  return { changed: false };
+}
+
+async function createSlowStart(round: Round, pods: Pod[]): Promise<Error | undefined> {
+  const { deps, cs } = round;
+  let next = 0;
+  for (let batch = 1; next < pods.length; batch *= 2) {
+    const chunk = pods.slice(next, next + batch);
+    next += chunk.length;
+    const results = await Promise.all(chunk.map(async (pod) => {
+      const name = pod.metadata?.name ?? '';
+      deps.scaleExpectations.expect(round.key, name);
+      try {
+        await deps.rest.create(resources.pods, pod);
+        deps.events.event(subject(cs), 'Normal', 'SuccessfulCreate', `succeed to create pod ${name}`);
+        return undefined;
+      } catch (err) {
+        deps.scaleExpectations.observe(round.key, name);
+        deps.events.event(subject(cs), 'Warning', 'FailedCreate', `failed to create pod: ${(err as Error).message}, pod: ${JSON.stringify(pod)}`);
+        return err as Error;
+      }
+    }));
+    const failed = results.find((e) => e);
+    if (failed) {
+      // The pods of later batches were never sent: nothing to expect for them.
+      return failed;
+    }
+  }
+  return undefined;
+}

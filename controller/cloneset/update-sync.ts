@@ -1,0 +1,134 @@
+// One Update round (spec/cloneset.md §3.7, §3.8): first every pod's in-place Refresh and lifecycle refresh (any
+// write ends the round), then — unless paused — the pods the diff and budget allow move to the target revision, in
+// place when possible, else by marking them specified-delete for Scale to recreate.
+import { PodRevisionLabel, PodTemplateHashLabel, SpecifiedDeleteLabel } from '../../shared/api/cloneset.js';
+import type { Pod } from '../../shared/api/meta.js';
+import { calculateDiffs } from '../../shared/domain/cloneset/diff.js';
+import { rfc3339 } from '../../shared/domain/cloneset/inplace-annotations.js';
+import { inPlaceUpdateSpec, refreshInPlace, setLifecycleState, startInPlaceUpdate } from '../../shared/domain/cloneset/inplace.js';
+import { nextLifecycleState } from '../../shared/domain/cloneset/lifecycle.js';
+import { lifecycleState, matchesRevision } from '../../shared/domain/cloneset/pod-predicates.js';
+import { hashOf, revisionTemplate } from '../../shared/domain/cloneset/revision.js';
+import { limitUpdates, updateCandidates } from '../../shared/domain/cloneset/update.js';
+import { patchPodStatus, updatePod } from '../sidecarset/pod-writes.js';
+import { at, FIELD_MANAGER, requeueAfter, subject, type Round } from './context.js';
+import { inPlaceNotReadyPatch, inPlaceReadyPatch } from './pod-conditions.js';
+import { sortForUpdate } from './update-order.js';
+
+/** Writes `mutate`'s change to the pod (patch of labels, annotations, images, with the cached resourceVersion). */
+async function writePod(round: Round, pod: Pod, mutate: (p: Pod) => boolean, fromCache = true): Promise<Pod | undefined> {
+  // After a status write of ours the cached resourceVersion is stale for sure: read the pod afresh instead.
+  const written = await updatePod(round.deps.rest, round.deps.clock, at(pod), mutate, fromCache ? pod : undefined, FIELD_MANAGER);
+  if (written) round.deps.rvExpectations.expect(written.metadata?.uid, written.metadata?.resourceVersion);
+  return written;
+}
+
+/**
+ * Gives `pod` the labels, annotations and container images of `next` (a changed copy of the cached pod); updatePod
+ * then writes only what differs, so SidecarSet's keys and sidecar images are never touched unless `next` changed them.
+ */
+function takeChanges(pod: Pod, next: Pod): true {
+  pod.metadata = { ...pod.metadata, labels: structuredClone(next.metadata?.labels), annotations: structuredClone(next.metadata?.annotations) };
+  for (const c of pod.spec?.containers ?? []) c.image = next.spec?.containers.find((x) => x.name === c.name)?.image ?? c.image;
+  return true;
+}
+
+/** Step 1: Refresh each pod; true when any pod was written. */
+async function refreshPods(round: Round): Promise<boolean> {
+  const now = rfc3339(round.nowMs);
+  let wrote = false;
+  for (const pod of round.pods) {
+    const r = refreshInPlace(pod, round.nowMs);
+    if (r.kind === 'write') {
+      await writePod(round, pod, (p) => takeChanges(p, r.pod));
+      wrote = true;
+      continue;
+    }
+    if (r.kind === 'wait') {
+      if (r.requeueAfterMs) requeueAfter(round, r.requeueAfterMs);
+      continue;
+    }
+    const ready = inPlaceReadyPatch(pod, now);
+    if (ready) {
+      await patchPodStatus(round.deps.rest, at(pod), ready, FIELD_MANAGER);
+      wrote = true;
+    }
+    const next = nextLifecycleState(pod);
+    const missingHash = pod.metadata?.labels?.[PodTemplateHashLabel] === undefined && pod.metadata?.labels?.[PodRevisionLabel] !== undefined;
+    if (next || missingHash) {
+      await writePod(round, pod, (p) => {
+        if (next && lifecycleState(p) !== next) setLifecycleState(p, next, round.nowMs);
+        const labels = (p.metadata ??= {}).labels ??= {};
+        if (labels[PodTemplateHashLabel] === undefined && labels[PodRevisionLabel] !== undefined) labels[PodTemplateHashLabel] = hashOf(labels[PodRevisionLabel]);
+        return true;
+      }, !ready);
+      wrote = true;
+    }
+  }
+  return wrote;
+}
+
+export async function syncUpdate(round: Round): Promise<Error | undefined> {
+  const { cs, revisions } = round;
+  const u = cs.spec?.updateStrategy;
+  if (u?.type === 'OnDelete') return undefined;
+  if (await refreshPods(round)) return undefined;
+  if (u?.paused) return undefined;
+  const updateRev = revisions.update.metadata.name;
+  const diffs = calculateDiffs({ pods: round.pods, updateRevision: updateRev, strategy: round.strategy, nowMs: round.nowMs });
+  if (diffs.updateNum === 0) return undefined;
+  const target = diffs.updateNum > 0 ? revisions.update : revisions.current;
+  const candidates = sortForUpdate(updateCandidates(round.pods, updateRev, diffs.updateNum), u);
+  const chosen = limitUpdates(candidates, round.pods, target.metadata.name, diffs, round.strategy.minReadySeconds, round.nowMs);
+  let error: Error | undefined;
+  for (const pod of chosen) {
+    try {
+      await updateOne(round, pod, target);
+    } catch (err) {
+      error ??= err as Error;
+    }
+  }
+  return error;
+}
+
+async function updateOne(round: Round, pod: Pod, target: Round['revisions']['update']): Promise<void> {
+  const { cs, deps } = round;
+  const type = cs.spec?.updateStrategy?.type;
+  const rev = target.metadata.name;
+  const name = pod.metadata?.name ?? '';
+  if (type === 'InPlaceIfPossible' || type === 'InPlaceOnly') {
+    const old = round.revisions.all.find((r) => matchesRevision(pod, r.metadata.name));
+    const oldT = old && revisionTemplate(old);
+    const newT = revisionTemplate(target);
+    const spec = oldT && newT ? inPlaceUpdateSpec(oldT, newT, rev) : undefined;
+    if (spec) {
+      const state = lifecycleState(pod);
+      if (!['', 'PreparingNormal', 'Normal', 'Updating', 'Updated', 'PreparingUpdate'].includes(state)) {
+        throw new Error(`not allowed to in-place update pod ${name} in state ${state}`);
+      }
+      const grace = cs.spec?.updateStrategy?.inPlaceUpdateStrategy?.gracePeriodSeconds ?? 0;
+      try {
+        const notReady = inPlaceNotReadyPatch(pod, rfc3339(round.nowMs));
+        if (notReady) await patchPodStatus(deps.rest, at(pod), notReady, FIELD_MANAGER);
+        const next = startInPlaceUpdate(pod, spec, round.nowMs, grace);
+        await writePod(round, pod, (p) => takeChanges(p, next), !notReady);
+        deps.events.event(subject(cs), 'Normal', 'SuccessfulUpdatePodInPlace', `successfully update pod ${name} in-place(revision ${rev})`);
+        if (grace > 0) requeueAfter(round, grace * 1000);
+      } catch (err) {
+        deps.events.event(subject(cs), 'Warning', 'FailedUpdatePodInPlace', `failed to update pod ${name} in-place(revision ${rev}): ${(err as Error).message}`);
+        throw err;
+      }
+      return;
+    }
+    if (type === 'InPlaceOnly') throw new Error(`find Pod ${name} update strategy is InPlaceOnly but can not update in-place`);
+  }
+  try {
+    if (pod.metadata?.labels?.[SpecifiedDeleteLabel] === undefined) {
+      await writePod(round, pod, (p) => { ((p.metadata ??= {}).labels ??= {})[SpecifiedDeleteLabel] = 'true'; return true; });
+    }
+    deps.events.event(subject(cs), 'Normal', 'SuccessfulUpdatePodReCreate', `successfully patch pod ${name} specified-delete for update(revision ${rev})`);
+  } catch (err) {
+    deps.events.event(subject(cs), 'Warning', 'FailedUpdatePodReCreate', `failed to patch pod specified-delete ${name} for update(revision ${rev}): ${(err as Error).message}`);
+    throw err;
+  }
+}
