@@ -1,7 +1,7 @@
 // sidecarset-controller (spec/daemon-and-controllers.md §6): keeps each SidecarSet's status and revision history
 // current and rolls its sidecar images out to the injected pods in place. This file wires the watches (§6.9); the
 // reconcile itself is reconcile.ts.
-import type { V1Namespace } from '@kubernetes/client-node';
+import type { V1Namespace, V1Secret } from '@kubernetes/client-node';
 import type { Pod } from '../../shared/api/meta.js';
 import { SidecarSetNameLabel, type SidecarSet } from '../../shared/api/sidecarset.js';
 import { objectKey } from '../../shared/kube/keys.js';
@@ -34,6 +34,9 @@ export const sidecarSetController: Controller = {
     const prePullWaits = new PrePullWaits();
     // Pre-pull (opt-in per SidecarSet) reads each node's NodeImage; the same cache as the NodeImage controllers'.
     const nodeImages = freshView(deps.informers.cache<NodeImage>(resources.nodeImages), () => deps.clock.now());
+    // Its pull secrets are copied for the daemon as an ImagePullJob's are; the same cache of the copies.
+    const daemonNamespace = deps.config.daemonConfigNamespace;
+    const secretCopies = deps.informers.cache<V1Secret>(resources.secrets, { namespace: daemonNamespace });
 
     // SidecarSets: created, deleted, or a new generation (status writes and metadata-only edits do not count, but the
     // in-place resize and pre-pull switches do).
@@ -95,6 +98,7 @@ export const sidecarSetController: Controller = {
     return sidecarSetReconciler({
       rest: deps.rest, clock: deps.clock, log: deps.log, events: deps.events('sidecarset-controller'), namespace: deps.namespace,
       sidecarSets, pods, revisions, index, expectations, refusals, nodeImages, prePullWaits,
+      pullSecrets: { copies: () => secretCopies.list(), daemonNamespace },
       namespaceLabels: (name) => {
         const ns = namespaces.get(name);
         return ns ? (ns.metadata?.labels ?? {}) : undefined;

@@ -1,5 +1,5 @@
 // Test harness of the SidecarSet reconcile: a recorded in-memory API, caches over it, and a few lines of kubelet.
-import type { KubernetesObject } from '@kubernetes/client-node';
+import type { KubernetesObject, V1Secret } from '@kubernetes/client-node';
 import pino from 'pino';
 import type { Pod } from '../../shared/api/meta.js';
 import type { NodeImage } from '../../shared/api/node-image.js';
@@ -18,6 +18,8 @@ import { ResizeRefusals } from './resize-refusals.js';
 import type { Revision } from './revision-history.js';
 
 type Obj = KubernetesObject & Record<string, unknown>;
+/** Where the daemon reads pull secrets (the chart's kruise-daemon-config). */
+export const DAEMON_NAMESPACE = 'kruise-daemon-config';
 const keyOf = (o: { namespace?: string; name?: string }) => (o.namespace ? `${o.namespace}/${o.name}` : (o.name ?? ''));
 
 /** An API server of plain maps per resource; every write is logged as "VERB plural[/sub] name". */
@@ -104,7 +106,7 @@ function cacheOf<T extends KubernetesObject>(items: () => T[]): Cache<T> {
   };
 }
 
-export function harness(set: SidecarSet, pods: Pod[], o: { nodeImages?: boolean } = {}) {
+export function harness(set: SidecarSet, pods: Pod[], o: { nodeImages?: boolean; pullSecrets?: boolean } = {}) {
   const api = fakeApi();
   const world = { set, pods };
   for (const p of pods) api.put('pods', p as Obj);
@@ -122,6 +124,10 @@ export function harness(set: SidecarSet, pods: Pod[], o: { nodeImages?: boolean 
       get: (name: string) => api.table('nodeimages').get(name) as NodeImage | undefined,
       list: () => [...api.table('nodeimages').values()] as NodeImage[],
       wrote: () => {},
+    } }),
+    ...(o.pullSecrets && { pullSecrets: {
+      daemonNamespace: DAEMON_NAMESPACE,
+      copies: () => [...api.table('secrets').values()].filter((s) => s.metadata?.namespace === DAEMON_NAMESPACE) as V1Secret[],
     } }),
   };
   const reindex = () => world.pods.forEach((p) => index.set(`${p.metadata!.namespace}/${p.metadata!.name}`, [...podView(p).injected]));

@@ -19,7 +19,8 @@ import { flipHotUpgrade, hasHotUpgradeContainers, needsFlip } from './hot-upgrad
 import { podChange, type PodChange } from './pod-change.js';
 import { planPrePull, prePullEnabled, PREPULL_WAIT_MS } from './prepull.js';
 import type { PrePullWaits } from './prepull-waits.js';
-import { ensurePrePullTags } from './prepull-writes.js';
+import { ensurePrePullTags } from '../prepull/tags.js';
+import { ensurePrePullSecrets, releasePrePullSecrets, type SecretIO } from '../prepull/secrets.js';
 import { matchedPods, matchingSetNames, type NamespaceLabels } from './matched-pods.js';
 import type { PodIndex } from './pod-index.js';
 import { isPodSidecarUpdated, podSetHash, setHash, sidecarContainerNames } from './pod-state.js';
@@ -53,6 +54,8 @@ export interface ReconcileDeps {
   /** NodeImages, for pre-pull (prepull.ts); without them pre-pull is off. */
   nodeImages?: FreshView<NodeImage>;
   prePullWaits: PrePullWaits;
+  /** Pull-secret copies for the daemon (controller/prepull/secrets.ts); without them pre-pull goes anonymously. */
+  pullSecrets?: Omit<SecretIO, 'rest'>;
 }
 
 /** How often a batch held back for its pre-pull looks at its nodes again. */
@@ -201,19 +204,42 @@ export function sidecarSetReconciler(deps: ReconcileDeps): ReconcileFn {
   };
 
   /**
+   * The SidecarSet's imagePullSecrets, copied for the daemon from each namespace of `pods` (upstream injects them
+   * into the pods, so they name Secrets of the pod's namespace).
+   */
+  const prePullSecrets = async (set: SidecarSet, pods: readonly Pod[], log: Logger) => {
+    const names = (set.spec?.imagePullSecrets ?? []).map((s) => s.name ?? '').filter(Boolean);
+    if (!deps.pullSecrets || names.length === 0) return [];
+    const byNamespace = new Map(pods.map((p) => [p.metadata?.namespace ?? '', names] as const));
+    const owner = { kind: 'SidecarSet' as const, name: set.metadata?.name ?? '', uid: set.metadata?.uid ?? '' };
+    const { refs, missing } = await ensurePrePullSecrets({ rest, ...deps.pullSecrets }, owner, byNamespace);
+    if (missing.length) log.warn({ secrets: missing }, 'pull secrets not found; pre-pulling without them');
+    return refs;
+  };
+  /** The rollout is over (or pre-pull is off, or the SidecarSet is gone): the pre-pull's secret copies go. */
+  const releaseSecrets = async (name: string) => {
+    if (deps.pullSecrets) await releasePrePullSecrets({ rest, ...deps.pullSecrets }, { kind: 'SidecarSet', name });
+  };
+
+  /**
    * The pods of the batch that go now: with pre-pull on, those whose nodes report the new images pulled (or that
    * waited PREPULL_WAIT_MS); the nodes of the batch and of the next one get their tags meanwhile.
    */
   const prePulled = async (set: SidecarSet, batch: Pod[], upcoming: Pod[], log: Logger): Promise<{ go: Pod[]; holding: boolean }> => {
     const view = deps.nodeImages;
-    if (!view || !prePullEnabled(set)) return { go: batch, holding: false };
+    if (!view || !prePullEnabled(set)) {
+      await releaseSecrets(set.metadata?.name ?? '');
+      return { go: batch, holding: false };
+    }
     const name = set.metadata?.name ?? '';
     const hash = setHash(set);
     const t = clock.now();
     const plan = planPrePull(set, batch, upcoming, { nodeImage: (n) => view.get(n), waitingSince: (k) => deps.prePullWaits.since(name, hash, k, t), now: t });
     if (plan.tags.length > 0) {
-      const written = await ensurePrePullTags(rest, view, set, plan.tags, formatTimestamp(now()));
-      if (written > 0) log.info({ nodeImages: written, tags: plan.tags.length }, 'pre-pulling new sidecar images');
+      const secrets = await prePullSecrets(set, [...batch, ...upcoming], log);
+      const owner = { apiVersion: KRUISE_API_VERSION, kind: 'SidecarSet', name, uid: set.metadata?.uid ?? '' };
+      const written = await ensurePrePullTags(rest, view, { owner, tags: plan.tags, secrets, now: formatTimestamp(now()) });
+      if (written > 0) log.info({ nodeImages: written, tags: plan.tags.length, pullSecrets: secrets.length }, 'pre-pulling new sidecar images');
     }
     for (const pod of plan.timedOut) {
       deps.events.event(asPod(pod), 'Normal', 'SidecarPrePullTimedOut',
@@ -262,6 +288,7 @@ export function sidecarSetReconciler(deps: ReconcileDeps): ReconcileFn {
     const cached = deps.sidecarSets.get(name);
     if (!cached) {
       expectations.deleteSet(name);
+      await releaseSecrets(name);
       return;
     }
     const pods = gatherPods(cached);
@@ -293,7 +320,11 @@ export function sidecarSetReconciler(deps: ReconcileDeps): ReconcileFn {
 
     const strategy = set.spec?.updateStrategy ?? {};
     log.debug({ status }, 'status');
-    if (strategy.type === 'NotUpdate' || status.updatedPods >= status.matchedPods || strategy.paused) return;
+    if (strategy.type === 'NotUpdate' || status.updatedPods >= status.matchedPods) {
+      await releaseSecrets(name);
+      return;
+    }
+    if (strategy.paused) return;
     const { refused, holding } = await upgrade(set, pods, change, log);
     // A refusal changes the conditions: the next reconcile writes them (and skips the refused pods).
     if (refused) return { requeueAfterMs: EXPECTATIONS_RETRY_MS };
