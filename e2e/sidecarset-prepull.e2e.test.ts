@@ -5,8 +5,10 @@
 // this is not the slowed-registry figure the issue asks for).
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { eventually, getJson, kubectl, kubectlOk, serves, stack, untilInjected } from './harness/kube.js';
+import { buildTestImage, pushImage, startRegistry, trustRegistry, type Registry } from './harness/runtime/index.js';
 
 interface Pod {
   metadata: { name: string; uid: string };
@@ -87,5 +89,46 @@ describe('SidecarSet pre-pull before the in-place restart on the real node', { s
     // Kubelet did not pull: the daemon had.
     assert.doesNotMatch(events, /Pulling: Pulling image "busybox:1\.35\.0"/, events);
     process.stdout.write(`# pre-pull: edit to sidecar Ready on ${NEW} ${Date.now() - t0} ms; sidecar not Ready for ~${notReadyMs} ms (polled every 250 ms)\n`);
+  });
+  it('a private sidecar image is pre-pulled with the SidecarSet imagePullSecrets, copied for the daemon, though the pod itself has no pull secret', async () => {
+    assert.ok(node?.containerd?.dir, 'the real node records its containerd dir');
+    // An htpasswd registry on loopback, trusted by the node's containerd (hosts.toml is read per pull).
+    const dir = mkdtempSync('/tmp/kts-private-reg-');
+    const auth = { username: 'prepull', password: `pw-${process.pid}` };
+    let registry: Registry | undefined;
+    try {
+      registry = await startRegistry({ dir, auth });
+      trustRegistry(node.containerd.dir, registry.host);
+      const ref = await pushImage(await buildTestImage({ name: 'private/sidecar', tag: 'v2', allApplets: true, cmd: ['sleep', '999d'], files: { '/private': 'v2\n' } }), registry.host, auth);
+      const config = { auths: { [registry.host]: { username: auth.username, password: auth.password, auth: Buffer.from(`${auth.username}:${auth.password}`).toString('base64') } } };
+      kubectlOk(['create', 'secret', 'generic', 'regcred', '-n', NS, '--type=kubernetes.io/dockerconfigjson', `--from-literal=.dockerconfigjson=${JSON.stringify(config)}`]);
+      const restarts = sidecar(pod())!.restartCount;
+      kubectlOk(['patch', 'sidecarset', SET, '--type=json', '-p', JSON.stringify([
+        { op: 'add', path: '/spec/imagePullSecrets', value: [{ name: 'regcred' }] },
+        { op: 'replace', path: '/spec/containers/0/image', value: ref },
+      ])]);
+      const imageName = ref.slice(0, ref.lastIndexOf(':'));
+      const copy = await eventually('a copy of regcred in kruise-daemon-config referenced by the SidecarSet', () =>
+        getJson<{ items: { metadata: { name: string; annotations?: Record<string, string> } }[] }>(['secrets', '-n', 'kruise-daemon-config']).items
+          .find((x) => x.metadata.annotations?.['imagepulljobs.kruise.io/references'] === `${NS}/SidecarSet:${SET}`), 60_000);
+      const listed = await eventually('the NodeImage lists the copy for the private image', () =>
+        getJson<{ spec?: { images?: Record<string, { pullSecrets?: { namespace: string; name: string }[] }> } }>(['nodeimage', name]).spec?.images?.[imageName]?.pullSecrets
+          ?.some((x) => x.namespace === 'kruise-daemon-config' && x.name === copy!.metadata.name), 60_000);
+      assert.ok(listed);
+      await eventually('the daemon pulled the private image (NodeImage tag Succeeded)', () =>
+        getJson<{ status?: { imageStatuses?: Record<string, { tags: { tag: string; phase: string }[] }> } }>(['nodeimage', name])
+          .status?.imageStatuses?.[imageName]?.tags.some((t) => t.tag === 'v2' && t.phase === 'Succeeded'), 120_000);
+      const p = await eventually('the sidecar restarted on the private image and Ready', () => {
+        const p = pod();
+        const c = sidecar(p);
+        return c?.ready && c.image === ref && c.restartCount === restarts + 1 ? p : undefined;
+      }, 180_000);
+      assert.equal((p as unknown as { spec: { imagePullSecrets?: unknown[] } }).spec.imagePullSecrets, undefined, 'the pod has no pull secret: kubelet could not have pulled it');
+      await eventually('the copy released once the rollout is over', () =>
+        kubectl(['get', 'secret', copy!.metadata.name, '-n', 'kruise-daemon-config']).code !== 0, 60_000);
+    } finally {
+      await registry?.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
