@@ -14,7 +14,8 @@ const cases: { name: string; value: string; gates?: Partial<Record<keyof typeof 
   { name: 'KruiseDaemon=false forces ImagePullJobGate off, as upstream', value: 'KruiseDaemon=false', gates: { PodWebhook: true, KruiseDaemon: false, ImagePullJobGate: false } },
   { name: 'KruiseDaemon=false wins over an explicit ImagePullJobGate=true', value: 'ImagePullJobGate=true,KruiseDaemon=false', gates: { ImagePullJobGate: false } },
   { name: 'PodWebhook=false forces SidecarSetPatchPodMetadataDefaultsAllowed off', value: 'PodWebhook=false,SidecarSetPatchPodMetadataDefaultsAllowed=true', gates: { PodWebhook: false, SidecarSetPatchPodMetadataDefaultsAllowed: false } },
-  { name: 'a pre-download gate turns ImagePullJobGate on', value: 'ImagePullJobGate=false,PreDownloadImageForInPlaceUpdate=true', gates: { ImagePullJobGate: true }, unimplemented: ['PreDownloadImageForInPlaceUpdate=true'] },
+  { name: 'a pre-download gate turns ImagePullJobGate on', value: 'ImagePullJobGate=false,PreDownloadImageForInPlaceUpdate=true', gates: { ImagePullJobGate: true, PreDownloadImageForInPlaceUpdate: true } },
+  { name: 'KruiseDaemon=false forces the pre-download gate off', value: 'PreDownloadImageForInPlaceUpdate=true,KruiseDaemon=false', gates: { PreDownloadImageForInPlaceUpdate: false, ImagePullJobGate: false } },
   { name: 'AllAlpha=true turns the alpha gates on', value: 'AllAlpha=true', gates: { ResourceDistributionGate: true, SidecarSetPatchPodMetadataDefaultsAllowed: true, EnableSortSidecarContainerByName: true, PodWebhook: true } },
   { name: 'AllBeta=false turns the beta gates off', value: 'AllBeta=false', gates: { PodWebhook: false, KruiseDaemon: false, ImagePullJobGate: false } },
 ];

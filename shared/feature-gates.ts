@@ -32,6 +32,7 @@ export const GATE_DEFAULTS = {
   ResourceDistributionGate: false,
   SidecarSetPatchPodMetadataDefaultsAllowed: false,
   EnableSortSidecarContainerByName: false,
+  PreDownloadImageForInPlaceUpdate: false,
 } as const;
 export type FeatureGate = keyof typeof GATE_DEFAULTS;
 

@@ -7,6 +7,7 @@ import type { ResolvedStrategy } from '../../shared/domain/cloneset/strategy-val
 import type { EventRecorder } from '../../shared/kube/event-recorder.js';
 import type { KubeRest } from '../../shared/kube/rest.js';
 import type { ResourceVersionExpectations, ScaleExpectations } from './expectations.js';
+import type { PreDownloadDeps } from './predownload-sync.js';
 import type { Revisions } from './revisions.js';
 
 export const FIELD_MANAGER = 'kruise-ts-cloneset';
@@ -20,6 +21,8 @@ export interface CloneSetDeps {
   rvExpectations: ResourceVersionExpectations;
   /** Uniform in [0, 1): instance ids. */
   random: () => number;
+  /** With the PreDownloadImageForInPlaceUpdate gate on: image pre-download (predownload.ts). */
+  preDownload?: PreDownloadDeps;
 }
 
 export interface Round {

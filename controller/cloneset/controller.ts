@@ -1,6 +1,9 @@
 // cloneset-controller (spec/cloneset.md §3): wires the watches (§3.1) — CloneSets, and pods mapped to their
 // controlling CloneSet with the scale expectations observed — and builds the reconcile (reconcile.ts).
+import type { V1Secret } from '@kubernetes/client-node';
 import type { CloneSet } from '../../shared/api/cloneset.js';
+import type { NodeImage } from '../../shared/api/node-image.js';
+import { freshView } from '../../shared/kube/fresh-view.js';
 import type { Pod } from '../../shared/api/meta.js';
 import type { CloneSetRevision } from '../../shared/domain/cloneset/revision.js';
 import { objectKey } from '../../shared/kube/keys.js';
@@ -32,7 +35,14 @@ export const cloneSetController: Controller = {
     const ownersOf = new Map<string, string[]>();
     const seen = new Set<string>();
 
-    cloneSets.onChange((cs) => queue.add(objectKey(cs)));
+    /** CloneSet keys by UID: NodeImage tags name their owner by UID (pre-download). */
+    const keyByUid = new Map<string, string>();
+    cloneSets.onChange((cs) => {
+      const key = objectKey(cs);
+      const uid = cs.metadata?.uid ?? '';
+      if (cloneSets.get(key)) keyByUid.set(uid, key); else keyByUid.delete(uid);
+      queue.add(key);
+    });
 
     pods.onChange((pod) => {
       const key = objectKey(pod);
@@ -62,9 +72,26 @@ export const cloneSetController: Controller = {
       queue.add(liveOwner);
     });
 
+    // Image pre-download (upstream's gate): NodeImages and the pull-secret copies, the caches the ImagePullJob controller uses.
+    const preDownload = deps.config.featureGates.PreDownloadImageForInPlaceUpdate ? {
+      nodeImages: freshView(deps.informers.cache<NodeImage>(resources.nodeImages), now),
+      secrets: { copies: () => copies!.list(), daemonNamespace: deps.config.daemonConfigNamespace },
+    } : undefined;
+    const copies = preDownload ? deps.informers.cache<V1Secret>(resources.secrets, { namespace: deps.config.daemonConfigNamespace }) : undefined;
+    if (preDownload) {
+      // A finished pull frees a slot of the parallelism: the CloneSets with tags there look again.
+      deps.informers.cache<NodeImage>(resources.nodeImages).onChange((ni) => {
+        const uids = new Set<string>();
+        for (const image of Object.values(ni.spec?.images ?? {})) {
+          for (const t of image.tags ?? []) for (const o of t.ownerReferences ?? []) if (o.kind === 'CloneSet' && o.uid) uids.add(o.uid);
+        }
+        for (const uid of uids) { const key = keyByUid.get(uid); if (key) queue.add(key); }
+      });
+    }
+
     return cloneSetReconciler({
       rest: deps.rest, clock: deps.clock, log: deps.log, events: deps.events('cloneset-controller'),
-      scaleExpectations, rvExpectations, random: Math.random,
+      scaleExpectations, rvExpectations, random: Math.random, ...(preDownload && { preDownload }),
       cloneSets, revisions,
       podsOwnedBy: (uid) => [...(byOwner.get(uid) ?? [])].map((k) => pods.get(k)).filter((p): p is Pod => !!p),
     });

@@ -14,6 +14,7 @@ import type { ReconcileFn } from '../../shared/reconcile/types.js';
 import { at, FIELD_MANAGER, type CloneSetDeps, type Round } from './context.js';
 import { EXPECTATION_TIMEOUT_MS } from './expectations.js';
 import { ownedRevisions, syncRevisions, truncateHistory } from './revisions.js';
+import { releasePreDownload, syncPreDownload } from './predownload-sync.js';
 import { syncScale } from './scale-sync.js';
 import { writeStatus } from './status-write.js';
 import { syncUpdate } from './update-sync.js';
@@ -50,6 +51,7 @@ export function cloneSetReconciler(deps: ReconcileDeps): ReconcileFn {
     const cs = deps.cloneSets.get(key);
     if (!cs) {
       deps.scaleExpectations.delete(key);
+      if (deps.preDownload) await releasePreDownload({ deps }, deps.preDownload, key.slice(key.indexOf('/') + 1));
       return;
     }
     const waited = deps.scaleExpectations.waitedMs(key);
@@ -74,6 +76,10 @@ export function cloneSetReconciler(deps: ReconcileDeps): ReconcileFn {
       deps, key, cs, pods, revisions, strategy: resolveStrategy(cs), nowMs,
       podsToDelete: new Set(cs.spec?.scaleStrategy?.podsToDelete ?? []),
     };
+    // Step 10: pre-download the new images; a failure is logged, as upstream, and never holds the update.
+    if (deps.preDownload && !cs.metadata?.deletionTimestamp) {
+      await syncPreDownload(round, deps.preDownload).catch((err: unknown) => deps.log.warn({ cloneSet: key, err }, 'image pre-download failed'));
+    }
     const failures: CloneSetCondition[] = [];
     let syncError: Error | undefined;
     if (!cs.metadata?.deletionTimestamp) {

@@ -46,6 +46,7 @@ const allGates: Record<FeatureGate, boolean> = {
   ResourceDistributionGate: true,
   SidecarSetPatchPodMetadataDefaultsAllowed: false,
   EnableSortSidecarContainerByName: false,
+  PreDownloadImageForInPlaceUpdate: false,
 };
 
 /** A cache that only grows, telling listeners (the gatherers memoise their sorted view) about each addition. */
