@@ -4,14 +4,13 @@
 // not-ready window grows with the pull time. Runs inside the harness's cluster, under the e2e lock:
 //   flock /tmp/kruise-e2e.lock bash e2e/cluster.sh run -- node --import tsx bench/sidecarset/unavailability.ts \
 //     [--pods 4] [--size-mib 8] [--rates 4,1] [--limit-minutes 5]
-// A pod's window: from the first watch event after the edit with the sidecar not ready, to the first with it ready on
-// the new image (ms, as the watch delivers them); the container status's finishedAt → startedAt (1 s resolution) is
-// printed next to it. All pods of a SidecarSet restart in one batch (maxUnavailable 100%), as pods on separate nodes
+// A pod's window: the old sidecar container's finishedAt to the new one's startedAt, from the runtime (CRI, ns); the
+// pod status's lastState.terminated.finishedAt → state.running.startedAt (1 s resolution) is printed next to it. All pods of a SidecarSet restart in one batch (maxUnavailable 100%), as pods on separate nodes
 // would each wait for their own pull. Prints figures; asserts nothing. Stops by itself after --limit-minutes.
 import { createHash } from 'node:crypto';
 import { KubeConfig, Watch } from '@kubernetes/client-node';
 import { eventually, getJson, kubectl, kubectlOk, stack, untilInjected } from '../../e2e/harness/kube.js';
-import { buildTestImage, pushImage, trustRegistry } from '../../e2e/harness/runtime/index.js';
+import { buildTestImage, KubeletCri, pushImage, trustRegistry } from '../../e2e/harness/runtime/index.js';
 import { startThrottleProxy } from './throttle-proxy.js';
 
 const arg = (name: string, def: string) => { const i = process.argv.indexOf(`--${name}`); return i > 0 ? process.argv[i + 1] ?? def : def; };
@@ -48,66 +47,85 @@ function payload(seed: string, size: number): string {
   return Buffer.concat(parts).toString('base64').slice(0, size);
 }
 
-interface Window { pod: string; watchMs: number; statusS: number }
+interface Window { pod: string; ms: number; apiS: number }
 interface Scenario { rate: number; mode: 'without' | 'with'; windows: Window[]; rolloutMs: number; bytes: number }
 const results: Scenario[] = [];
 
 const median = (xs: number[]) => { const a = [...xs].sort((x, y) => x - y); const m = a.length >> 1; return a.length % 2 ? a[m]! : (a[m - 1]! + a[m]!) / 2; };
 function printFigures(): void {
   process.stdout.write(`\n${PODS} pods on the real node, new sidecar image ≈${SIZE_MIB} MiB (bytes through the proxy below), registry slowed to a fixed rate\n\n`);
-  process.stdout.write('| rate | pre-pull | per-pod not-ready window, watch (ms) | finishedAt→startedAt (s) | median (ms) | edit → all Ready (ms) | MiB through the proxy |\n|---|---|---|---|---|---|---|\n');
+  process.stdout.write('| rate | pre-pull | per-pod sidecar outage, CRI finishedAt→startedAt (ms) | same, pod status (s) | median (ms) | edit → all Ready (ms) | MiB through the proxy |\n|---|---|---|---|---|---|---|\n');
   for (const r of results) {
-    process.stdout.write(`| ${r.rate} MiB/s | ${r.mode} | ${r.windows.map((w) => w.watchMs).join(', ')} | ${r.windows.map((w) => w.statusS).join(', ')} | ${median(r.windows.map((w) => w.watchMs))} | ${r.rolloutMs} | ${(r.bytes / MiB).toFixed(1)} |\n`);
+    process.stdout.write(`| ${r.rate} MiB/s | ${r.mode} | ${r.windows.map((w) => w.ms).join(', ')} | ${r.windows.map((w) => w.apiS).join(', ')} | ${median(r.windows.map((w) => w.ms))} | ${r.rolloutMs} | ${(r.bytes / MiB).toFixed(1)} |\n`);
   }
   process.stdout.write('\n');
   for (const rate of RATES) {
     const [a, b] = (['without', 'with'] as const).map((m) => results.find((r) => r.rate === rate && r.mode === m));
-    if (a && b) process.stdout.write(`ratio at ${rate} MiB/s: median without / with pre-pull = ${(median(a.windows.map((w) => w.watchMs)) / median(b.windows.map((w) => w.watchMs))).toFixed(1)}\n`);
+    if (a && b) process.stdout.write(`ratio at ${rate} MiB/s: median without / with pre-pull = ${(median(a.windows.map((w) => w.ms)) / median(b.windows.map((w) => w.ms))).toFixed(1)}\n`);
   }
   const [fast, slow] = [Math.max(...RATES), Math.min(...RATES)];
   for (const m of ['without', 'with'] as const) {
     const f = results.find((r) => r.rate === fast && r.mode === m);
     const sl = results.find((r) => r.rate === slow && r.mode === m);
-    if (f && sl && fast !== slow) process.stdout.write(`growth ${m} pre-pull: median at ${slow} MiB/s / median at ${fast} MiB/s = ${(median(sl.windows.map((w) => w.watchMs)) / median(f.windows.map((w) => w.watchMs))).toFixed(2)}\n`);
+    if (f && sl && fast !== slow) process.stdout.write(`growth ${m} pre-pull: median at ${slow} MiB/s / median at ${fast} MiB/s = ${(median(sl.windows.map((w) => w.ms)) / median(f.windows.map((w) => w.ms))).toFixed(2)}\n`);
   }
 }
 
 interface PodObj {
-  metadata: { name: string };
+  metadata: { name: string; uid: string };
   status?: { containerStatuses?: { name: string; ready: boolean; image: string; state?: { running?: { startedAt?: string } }; lastState?: { terminated?: { finishedAt?: string } } }[] };
 }
 
-/** Watches the pods labelled app=`app`; resolves each pod's window once all are ready on `image`. */
-async function measure(app: string, image: string, edit: () => void): Promise<{ windows: Window[]; rolloutMs: number }> {
+/** Resolves with the pods labelled app=`app` once every one runs its sidecar ready on `image` (watched, not polled). */
+async function allReadyOn(app: string, image: string, edit: () => void): Promise<{ pods: PodObj[]; rolloutMs: number }> {
   const kc = new KubeConfig();
   kc.loadFromDefault();
-  const down = new Map<string, number>();
-  const windows = new Map<string, Window>();
-  let editedAt = 0;
+  const latest = new Map<string, PodObj>();
   let done: () => void = () => {};
   const finished = new Promise<void>((r) => { done = r; });
+  const onNew = (p: PodObj) => p.status?.containerStatuses?.some((c) => c.name === 'sidecar' && c.ready && c.image === image);
   const req = await new Watch(kc).watch(`/api/v1/namespaces/${NS}/pods`, { labelSelector: `app=${app}` }, (_type, obj: PodObj) => {
-    if (!editedAt) return;
-    const at = Date.now();
-    const name = obj.metadata.name;
-    const c = obj.status?.containerStatuses?.find((x) => x.name === 'sidecar');
-    if (!c || windows.has(name)) return;
-    if (!c.ready && !down.has(name)) down.set(name, at);
-    if (c.ready && c.image === image) {
-      const fin = Date.parse(c.lastState?.terminated?.finishedAt ?? '');
-      const start = Date.parse(c.state?.running?.startedAt ?? '');
-      // -1: the watch never showed it not ready (the status column still has the container's own times).
-      const from = down.get(name);
-      windows.set(name, { pod: name, watchMs: from === undefined ? -1 : at - from, statusS: (start - fin) / 1000 });
-      if (windows.size === PODS) done();
-    }
+    latest.set(obj.metadata.name, obj);
+    if ([...latest.values()].filter(onNew).length === PODS) done();
   }, () => {});
-  editedAt = Date.now();
+  const editedAt = Date.now();
   edit();
-  await Promise.race([finished, new Promise((_, reject) => setTimeout(() => reject(new Error(`${app}: not all pods back within 180 s`)), 180_000).unref())]);
-  const rolloutMs = Date.now() - editedAt;
-  (req as { abort?: () => void }).abort?.();
-  return { windows: [...windows.values()].sort((a, b) => a.pod.localeCompare(b.pod)), rolloutMs };
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([finished, new Promise((_, reject) => { timer = setTimeout(() => reject(new Error(`${app}: not all pods back within 180 s`)), 180_000); })]);
+  } finally {
+    clearTimeout(timer);
+    (req as { abort?: () => void }).abort?.();
+  }
+  return { pods: [...latest.values()], rolloutMs: Date.now() - editedAt };
+}
+
+/**
+ * Each pod's sidecar outage from the runtime's own records (CRI, nanoseconds): the old container's finishedAt to the
+ * new one's startedAt. The kubelet writes no pod status between the kill and the start (its sync blocks on the pull),
+ * so the API's container status only shows the two ends, lastState.terminated.finishedAt and state.running.startedAt,
+ * at 1 s resolution (printed next to it).
+ */
+async function windows(pods: PodObj[]): Promise<Window[]> {
+  const cri = new KubeletCri(node.containerd!.socket, '/nonexistent');
+  try {
+    const { containers } = await cri.call<{ containers: { id: string; metadata: { attempt: number }; labels: Record<string, string> }[] }>('ListContainers',
+      { filter: { labelSelector: { 'io.kubernetes.pod.namespace': NS, 'io.kubernetes.container.name': 'sidecar' } } });
+    const out: Window[] = [];
+    for (const p of pods) {
+      const mine = containers.filter((c) => c.labels['io.kubernetes.pod.uid'] === p.metadata.uid).sort((a, b) => a.metadata.attempt - b.metadata.attempt);
+      const [old, cur] = [mine.at(-2), mine.at(-1)];
+      if (!old || !cur) continue;
+      const st = async (id: string) => (await cri.call<{ status: { startedAt: string; finishedAt: string } }>('ContainerStatus', { containerId: id })).status;
+      const [o, n] = [await st(old.id), await st(cur.id)];
+      const c = p.status?.containerStatuses?.find((x) => x.name === 'sidecar');
+      const apiS = (Date.parse(c?.state?.running?.startedAt ?? '') - Date.parse(c?.lastState?.terminated?.finishedAt ?? '')) / 1000;
+      out.push({ pod: p.metadata.name, ms: Math.round(Number((BigInt(n.startedAt) - BigInt(o.finishedAt)) / 1000n) / 1000), apiS });
+    }
+    return out.sort((a, b) => a.pod.localeCompare(b.pod));
+  } finally {
+    cri.close();
+  }
 }
 
 async function scenario(proxyHost: string, setRate: (r: number) => void, sent: () => number, rate: number, mode: 'without' | 'with', base: string): Promise<void> {
@@ -132,10 +150,10 @@ async function scenario(proxyHost: string, setRate: (r: number) => void, sent: (
     .filter((p) => p.status?.containerStatuses?.every((c) => c.ready)).length === PODS, 120_000);
   setRate(rate * MiB);
   const before = sent();
-  const { windows, rolloutMs } = await measure(app, image, () => kubectlOk(['patch', 'sidecarset', app, '--type=json', '-p', JSON.stringify([{ op: 'replace', path: '/spec/containers/0/image', value: image }])]));
-  const r: Scenario = { rate, mode, windows, rolloutMs, bytes: sent() - before };
+  const { pods, rolloutMs } = await allReadyOn(app, image, () => kubectlOk(['patch', 'sidecarset', app, '--type=json', '-p', JSON.stringify([{ op: 'replace', path: '/spec/containers/0/image', value: image }])]));
+  const r: Scenario = { rate, mode, windows: await windows(pods), rolloutMs, bytes: sent() - before };
   results.push(r);
-  say(`${rate} MiB/s, ${mode} pre-pull: windows ${windows.map((w) => w.watchMs).join(', ')} ms (median ${median(windows.map((w) => w.watchMs))}); edit → all Ready ${rolloutMs} ms`);
+  say(`${rate} MiB/s, ${mode} pre-pull: windows ${r.windows.map((w) => w.ms).join(', ')} ms (median ${median(r.windows.map((w) => w.ms))}); edit → all Ready ${rolloutMs} ms`);
   kubectl(['delete', 'sidecarset', app, '--wait=false']);
   kubectl(['delete', 'pods', '-n', NS, '-l', `app=${app}`, '--wait=false', '--grace-period=1']);
 }

@@ -82,7 +82,7 @@ describe('cloneset-controller with PreDownloadImageForInPlaceUpdate', () => {
     const copies = () => cluster.informers.cache<V1Secret>(resources.secrets).list().filter((s) => s.metadata?.namespace === f.deps.config.daemonConfigNamespace);
     /** Kubelet: pods bound to n0…n4 and running their spec images, Ready. */
     const kubelet = async () => {
-      for (const [i, p] of pods().sort((a, b) => a.metadata!.name!.localeCompare(b.metadata!.name!)).entries()) {
+      for (const [i, p] of [...pods()].sort((a, b) => a.metadata!.name!.localeCompare(b.metadata!.name!)).entries()) {
         const next = structuredClone(p);
         next.spec!.nodeName ??= `n${i}`;
         next.status = { phase: 'Running', conditions: [...(next.spec?.readinessGates ?? []).map((g) => ({ type: g.conditionType, status: 'True' })), { type: 'Ready', status: 'True' }],
