@@ -3,83 +3,25 @@
 // creation to all Ready, then an image rollout at maxUnavailable 10% — in place for the CloneSet (the bench plays
 // kubelet and restarts the changed container), a RollingUpdate (maxSurge 0) for the Deployment — with apiserver
 // requests per pod and the controller's memory. Prints figures and ratios, asserts nothing; stops everything it
-// starts, and stops by itself after --limit-minutes. Reuses the SidecarSet bench's kwok, kubelet and probes.
-import { mkdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { KubeConfig, type V1Deployment, type V1Node } from '@kubernetes/client-node';
+// starts, and stops by itself after --limit-minutes. The stack is startBenchStack's (bench/stack.ts).
+import type { V1Deployment } from '@kubernetes/client-node';
 import type { CloneSet } from '../../shared/api/cloneset.js';
-import { forEachLimit } from '../../shared/concurrency.js';
 import { resources, type Resource } from '../../shared/kube/resources.js';
-import { makeRest, type KubeRest } from '../../shared/kube/rest.js';
-import { binDir, kubectl, startCluster } from '../../e2e/harness/cluster/cluster.js';
-import { startController } from '../../e2e/harness/cluster/controller.js';
-import { startManager } from '../../e2e/harness/cluster/manager.js';
-import { killGroups } from '../../e2e/harness/cluster/state.js';
-import { BenchKubelet } from '../sidecarset/kubelet.js';
-import { BENCH_KWOK_ANNOTATION, startBenchKwok } from '../sidecarset/kwok.js';
-import { apiserverRequests, delta, describe, load, memory, total } from '../sidecarset/probes.js';
+import type { KubeRest } from '../../shared/kube/rest.js';
+import { benchRun, numberArg, secs } from '../run-kit.js';
+import { startBenchStack } from '../stack.js';
+import { apiserverRequests, delta, describe, memory, total } from '../sidecarset/probes.js';
 
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const arg = (name: string, def: number) => {
-  const i = process.argv.indexOf(`--${name}`);
-  const v = i > 0 ? Number(process.argv[i + 1]) : def;
-  if (!Number.isFinite(v) || v <= 0) throw new Error(`--${name} wants a positive number, got ${process.argv[i + 1]}`);
-  return v;
-};
-const NODES = arg('nodes', 100);
-const N = arg('replicas', 1000);
-const LIMIT_MS = arg('limit-minutes', 15) * 60_000;
+const NODES = numberArg(process.argv, 'nodes', 100);
+const N = numberArg(process.argv, 'replicas', 1000);
+const LIMIT_MS = numberArg(process.argv, 'limit-minutes', 15) * 60_000;
 const CONCURRENCY = 32;
 const NS = 'bench';
 const deployments: Resource = { group: 'apps', version: 'v1', plural: 'deployments', kind: 'Deployment', namespaced: true };
-const t0 = Date.now();
-const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-const say = (s: string) => process.stdout.write(`[${secs(Date.now() - t0).padStart(7)} | load ${load()}] ${s}\n`);
-
-const figures: [string, string][] = [];
-const figure = (name: string, value: string) => { figures.push([name, `${value} (load ${load()})`]); say(`${name}: ${value}`); };
-const printFigures = () => {
-  process.stdout.write(`\n${NODES} kwok nodes, ${N} replicas each, 2-core machine shared with other work; load = 1/5/15-min load average\n\n| figure | value |\n|---|---|\n`);
-  for (const [k, v] of figures) process.stdout.write(`| ${k} | ${v} |\n`);
-};
-
-let exited: () => string | undefined = () => undefined;
-async function until(what: string, f: () => Promise<boolean>, progress: () => Promise<string>): Promise<void> {
-  let last = Date.now();
-  for (;;) {
-    const gone = exited();
-    if (gone) throw new Error(`${what}: ${gone} exited`);
-    if (await f().catch(() => false)) return;
-    if (Date.now() - last >= 10_000) { last = Date.now(); say(`  ${what}: ${await progress().catch((e: Error) => e.message)}`); }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
-const stops: (() => Promise<void>)[] = [];
-let cleaning: Promise<void> | undefined;
-const cleanup = () => (cleaning ??= (async () => { for (const stop of stops) await stop().catch(() => {}); })());
-const abort = (why: unknown, code: number) => {
-  process.stderr.write(`bench aborted: ${why instanceof Error ? (why.stack ?? why.message) : String(why)}\n`);
-  printFigures();
-  void cleanup().finally(() => process.exit(code));
-};
-process.once('SIGINT', () => abort('SIGINT', 130));
-process.once('SIGTERM', () => abort('SIGTERM', 143));
-process.on('unhandledRejection', (err) => abort(err, 1));
-setTimeout(() => abort(`time limit of ${LIMIT_MS / 60_000} min reached (--limit-minutes); figures so far above`, 2), LIMIT_MS).unref();
-
-function benchNode(i: number) {
-  const name = `kwok-bench-${i}`;
-  return {
-    apiVersion: 'v1', kind: 'Node',
-    metadata: { name, annotations: { 'kwok.x-k8s.io/node': BENCH_KWOK_ANNOTATION, 'node.alpha.kubernetes.io/ttl': '0' },
-      labels: { type: 'kwok-bench', 'kubernetes.io/hostname': name } },
-    spec: { podCIDR: `10.${16 + (i >> 8)}.${i & 255}.0/24` },
-    status: { allocatable: { cpu: '32', memory: '256Gi', pods: '110' }, capacity: { cpu: '32', memory: '256Gi', pods: '110' } },
-  };
-}
+const run = benchRun({ heading: `${NODES} kwok nodes, ${N} replicas each, 2-core machine shared with other work`, limitMs: LIMIT_MS });
+const { say, figure } = run;
+/** Polls every 200 ms, progress every 10 s. */
+const until = (what: string, f: () => Promise<boolean>, progress: () => Promise<string>) => run.until(what, f, { everyMs: 200, progress });
 
 const template = (app: string) => ({
   metadata: { labels: { app } },
@@ -91,36 +33,9 @@ const cloneSetStatus = async (rest: KubeRest) => (await rest.get<CloneSet>(resou
 const deploymentStatus = async (rest: KubeRest) => (await rest.get<V1Deployment>(deployments, { namespace: NS, name: 'deploy' })).status;
 
 async function main(): Promise<void> {
-  const dir = join(tmpdir(), `kruise-ts-bench-cloneset-${process.pid}`);
-  mkdirSync(dir, { recursive: true });
-  stops.push(async () => rmSync(dir, { recursive: true, force: true }));
-  const bin = binDir(repoRoot);
-  const cluster = await startCluster({ dir, bin, fakeNodes: 1, kcmDisable: ['node-lifecycle-controller', 'taint-eviction-controller', 'ttl-controller'] });
-  stops.unshift(() => cluster.stop());
-  kubectl(cluster.kubeconfig, ['apply', '-k', join(repoRoot, 'manifests/crd')]);
-  kubectl(cluster.kubeconfig, ['apply', '-f', join(repoRoot, 'manifests/base/namespace.yaml'), '-f', join(repoRoot, 'manifests/base/webhooks.yaml')]);
-  kubectl(cluster.kubeconfig, ['wait', '--for=condition=Established', 'crd', '--all', '--timeout=60s']);
-  const kwok = startBenchKwok({ bin, kubeconfig: cluster.kubeconfig, dir, logDir: cluster.logDir, parallelism: CONCURRENCY });
-  stops.unshift(() => killGroups([kwok.pid]));
-  const manager = await startManager({ repoRoot, kubeconfig: cluster.kubeconfig, logDir: cluster.logDir, asAdmin: true });
-  stops.unshift(() => killGroups([manager.daemon.pid]));
-  const controller = await startController({ repoRoot, kubeconfig: cluster.kubeconfig, logDir: cluster.logDir, name: 'bench-controller', asAdmin: true });
-  stops.unshift(() => killGroups([controller.daemon.pid]));
-  exited = () => [...cluster.daemons, kwok, manager.daemon, controller.daemon].find((d) => d.child.exitCode !== null || d.child.signalCode !== null)?.name;
-  const kc = new KubeConfig();
-  kc.loadFromFile(cluster.kubeconfig);
-  const rest = makeRest(kc, { timeoutMs: 120_000 });
+  const { cluster, controller, rest, kubelet } = await startBenchStack(run, { name: 'cloneset', nodes: NODES, namespace: NS, concurrency: CONCURRENCY });
   const rss = () => { const m = memory(controller.daemon.pid); return `RSS ${m.rss} MB (peak ${m.peak} MB)`; };
-  say(`cluster up (logs in ${cluster.logDir}); ${NODES} nodes, ${N} replicas, limit ${LIMIT_MS / 60_000} min`);
-
-  await forEachLimit(Array.from({ length: NODES }, (_, i) => i), CONCURRENCY, async (i) => { await rest.create(resources.nodes, benchNode(i)); });
-  const readyNodes = async () => (await rest.list<V1Node>(resources.nodes, { labelSelector: 'type=kwok-bench' })).items
-    .filter((n) => n.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True')).length;
-  await until('nodes Ready', async () => (await readyNodes()) === NODES, async () => `${await readyNodes()} of ${NODES}`);
-  await rest.create(resources.namespaces, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } });
-  const kubelet = new BenchKubelet(kc, rest, NS, CONCURRENCY);
-  await kubelet.start();
-  stops.unshift(async () => kubelet.stop());
+  say(`${N} replicas, limit ${LIMIT_MS / 60_000} min`);
   kubelet.startActing();
   const memIdle = rss();
 
@@ -184,8 +99,6 @@ async function main(): Promise<void> {
   figure('Deployment: rolling update (pods recreated)', `${secs(deployRollout)} (CloneSet in place ${(cloneRollout / deployRollout).toFixed(2)}× this)`);
   figure('Deployment rollout: apiserver requests', `${describe(deployRolloutApi)} (${(total(deployRolloutApi) / N).toFixed(2)} per pod; CloneSet ${(total(cloneRolloutApi) / total(deployRolloutApi)).toFixed(2)}× this)`);
   figure('kruise-ts controller memory: idle / CloneSet Ready / after the rollout', `${memIdle} / ${memLoaded} / ${memRollout}`);
-  kubelet.stop();
-  printFigures();
 }
 
-await main().then(() => cleanup().then(() => process.exit(0)), (err: unknown) => abort(err, 1));
+await run.main(main);

@@ -4,83 +4,24 @@
 // figures at the end — status latency, a plain-patch baseline, a full rollout at maxUnavailable 10% (time, apiserver
 // and controller requests), controller memory — each with the load average, and asserts nothing about them. Stops
 // everything it starts, and stops by itself after --limit-minutes, printing the figures it has.
-import { mkdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { KubeConfig, type V1Node } from '@kubernetes/client-node';
 import type { Pod } from '../../shared/api/meta.js';
 import type { SidecarSet, SidecarSetStatus } from '../../shared/api/sidecarset.js';
 import { forEachLimit } from '../../shared/concurrency.js';
 import { resources } from '../../shared/kube/resources.js';
-import { makeRest, type KubeRest } from '../../shared/kube/rest.js';
-import { binDir, kubectl, startCluster } from '../../e2e/harness/cluster/cluster.js';
-import { startController } from '../../e2e/harness/cluster/controller.js';
-import { startManager } from '../../e2e/harness/cluster/manager.js';
-import { killGroups } from '../../e2e/harness/cluster/state.js';
-import { BenchKubelet } from './kubelet.js';
-import { BENCH_KWOK_ANNOTATION, startBenchKwok } from './kwok.js';
-import { apiserverRequests, controllerMetrics, delta, describe, load, memory, total } from './probes.js';
+import type { KubeRest } from '../../shared/kube/rest.js';
+import { benchRun, numberArg, secs } from '../run-kit.js';
+import { startBenchStack } from '../stack.js';
+import { apiserverRequests, controllerMetrics, delta, describe, memory, total } from './probes.js';
 
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const arg = (name: string, def: number) => {
-  const i = process.argv.indexOf(`--${name}`);
-  const v = i > 0 ? Number(process.argv[i + 1]) : def;
-  if (!Number.isFinite(v) || v <= 0) throw new Error(`--${name} wants a positive number, got ${process.argv[i + 1]}`);
-  return v;
-};
-const NODES = arg('nodes', 1000);
-const PODS = arg('pods', 10_000);
-const LIMIT_MS = arg('limit-minutes', 15) * 60_000;
+const NODES = numberArg(process.argv, 'nodes', 1000);
+const PODS = numberArg(process.argv, 'pods', 10_000);
+const LIMIT_MS = numberArg(process.argv, 'limit-minutes', 15) * 60_000;
 /** Client requests the bench keeps in flight when creating or patching objects, and kwok's workers per kind of work. */
 const CONCURRENCY = 32;
 const NS = 'bench';
 const SET = 'bench';
-const t0 = Date.now();
-const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-const say = (s: string) => process.stdout.write(`[${secs(Date.now() - t0).padStart(7)} | load ${load()}] ${s}\n`);
-
-const figures: [string, string][] = [];
-/** Records a figure with the load average at the moment it was taken. */
-const figure = (name: string, value: string) => {
-  figures.push([name, `${value} (load ${load()})`]);
-  say(`${name}: ${value}`);
-};
-const printFigures = () => {
-  process.stdout.write(`\n${NODES} nodes, ${PODS} pods, 2-core machine shared with other work; load = 1/5/15-min load average\n\n| figure | value |\n|---|---|\n`);
-  for (const [k, v] of figures) process.stdout.write(`| ${k} | ${v} |\n`);
-};
-
-/** Names a process of the stack that has exited, else undefined; set once they run. */
-let exited: () => string | undefined = () => undefined;
-
-/** Polls `f` until it answers truthy, printing `progress()` every 10 s. */
-async function until<T>(what: string, f: () => Promise<T | false | undefined>, opts: { everyMs?: number; progress?: () => string | Promise<string> } = {}): Promise<T> {
-  let lastReport = Date.now();
-  for (;;) {
-    const gone = exited();
-    if (gone) throw new Error(`${what}: ${gone} exited`);
-    const v = await f().catch(() => undefined);
-    if (v) return v;
-    if (opts.progress && Date.now() - lastReport >= 10_000) {
-      lastReport = Date.now();
-      say(`  ${what}: ${await opts.progress()}`);
-    }
-    await new Promise((r) => setTimeout(r, opts.everyMs ?? 250));
-  }
-}
-
-function benchNode(i: number) {
-  const name = `kwok-bench-${i}`;
-  return {
-    apiVersion: 'v1', kind: 'Node',
-    metadata: { name, annotations: { 'kwok.x-k8s.io/node': BENCH_KWOK_ANNOTATION, 'node.alpha.kubernetes.io/ttl': '0' },
-      labels: { type: 'kwok-bench', 'kubernetes.io/hostname': name } },
-    // Its own pod CIDR: kwok hands pod IPs out of it (one /24 for all would run dry).
-    spec: { podCIDR: `10.${16 + (i >> 8)}.${i & 255}.0/24` },
-    status: { allocatable: { cpu: '32', memory: '256Gi', pods: '110' }, capacity: { cpu: '32', memory: '256Gi', pods: '110' } },
-  };
-}
+const run = benchRun({ heading: `${NODES} nodes, ${PODS} pods, 2-core machine shared with other work`, limitMs: LIMIT_MS });
+const { say, figure, until } = run;
 
 const benchPod = (i: number): Pod => ({
   apiVersion: 'v1', kind: 'Pod', metadata: { name: `bench-${i}`, namespace: NS, labels: { app: 'bench' } },
@@ -91,70 +32,17 @@ const status = async (rest: KubeRest): Promise<Partial<SidecarSetStatus>> => (aw
 const statusLine = (s: Partial<SidecarSetStatus>) =>
   `status matched ${s.matchedPods ?? 0}, updated ${s.updatedPods ?? 0}, ready ${s.readyPods ?? 0}, updated+ready ${s.updatedReadyPods ?? 0}`;
 
-// Everything started is stopped on every way out: normal end, an error, the time limit, a signal, an unhandled rejection.
-// By pid with polling (killGroups), not a child's exit event: that never comes once the event loop has nothing else
-// to do, and the process would end with the rest of the cluster still running.
-const stops: (() => Promise<void>)[] = [];
-let cleaning: Promise<void> | undefined;
-const cleanup = () => (cleaning ??= (async () => { for (const stop of stops) await stop().catch(() => {}); })());
-const abort = (why: unknown, code: number) => {
-  process.stderr.write(`bench aborted: ${why instanceof Error ? (why.stack ?? why.message) : String(why)}\n`);
-  printFigures();
-  void cleanup().finally(() => process.exit(code));
-};
-process.once('SIGINT', () => abort('SIGINT', 130));
-process.once('SIGTERM', () => abort('SIGTERM', 143));
-process.on('unhandledRejection', (err) => abort(err, 1));
-setTimeout(() => abort(`time limit of ${LIMIT_MS / 60_000} min reached (--limit-minutes); figures so far above`, 2), LIMIT_MS).unref();
-
 async function main(): Promise<void> {
-  const dir = join(tmpdir(), `kruise-ts-bench-sidecarset-${process.pid}`);
-  mkdirSync(dir, { recursive: true });
-  stops.push(async () => rmSync(dir, { recursive: true, force: true }));
-  const bin = binDir(repoRoot);
-  // No node lifecycle: it would mark nodes, and then their pods, NotReady whenever the loaded machine renews a node
-  // lease late, and what the bench measures would be node-health churn, not the SidecarSet controller. No TTL
-  // controller: past 100 nodes it patches every node's TTL annotation.
-  const cluster = await startCluster({ dir, bin, fakeNodes: 1, kcmDisable: ['node-lifecycle-controller', 'taint-eviction-controller', 'ttl-controller'] });
-  stops.unshift(() => cluster.stop());
-  // CRDs and webhook configurations only: the manager and daemon workloads would put a daemon pod on every node.
-  kubectl(cluster.kubeconfig, ['apply', '-k', join(repoRoot, 'manifests/crd')]);
-  kubectl(cluster.kubeconfig, ['apply', '-f', join(repoRoot, 'manifests/base/namespace.yaml'), '-f', join(repoRoot, 'manifests/base/webhooks.yaml')]);
-  kubectl(cluster.kubeconfig, ['wait', '--for=condition=Established', 'crd', '--all', '--timeout=60s']);
-  const kwok = startBenchKwok({ bin, kubeconfig: cluster.kubeconfig, dir, logDir: cluster.logDir, parallelism: CONCURRENCY });
-  stops.unshift(() => killGroups([kwok.pid]));
-  const manager = await startManager({ repoRoot, kubeconfig: cluster.kubeconfig, logDir: cluster.logDir, asAdmin: true });
-  stops.unshift(() => killGroups([manager.daemon.pid]));
-  const controller = await startController({ repoRoot, kubeconfig: cluster.kubeconfig, logDir: cluster.logDir, name: 'bench-controller', asAdmin: true });
-  stops.unshift(() => killGroups([controller.daemon.pid]));
-  exited = () => [...cluster.daemons, kwok, manager.daemon, controller.daemon].find((d) => d.child.exitCode !== null || d.child.signalCode !== null)?.name;
-  const kc = new KubeConfig();
-  kc.loadFromFile(cluster.kubeconfig);
-  const rest = makeRest(kc, { timeoutMs: 120_000 });
+  const { cluster, controller, manager, rest, kubelet, nodesReadyMs } = await startBenchStack(run, { name: 'sidecarset', nodes: NODES, namespace: NS, concurrency: CONCURRENCY });
   const ctl = () => controllerMetrics(controller.healthPort);
   const mem = async () => {
-    if (exited()) return `${exited()} exited`;
+    if (run.exited()) return `${run.exited()} exited`;
     const m = memory(controller.daemon.pid);
     return `RSS ${m.rss} MB, heap ${(await ctl()).heapMB} MB`;
   };
-  say(`cluster up (logs in ${cluster.logDir}); ${NODES} nodes, ${PODS} pods, ${CONCURRENCY} requests in flight, limit ${LIMIT_MS / 60_000} min`);
+  say(`${PODS} pods, limit ${LIMIT_MS / 60_000} min`);
+  figure('nodes created and Ready (bench kwok)', secs(nodesReadyMs));
 
-  let t = Date.now();
-  const nodeIndexes = Array.from({ length: NODES }, (_, i) => i);
-  let nodesCreated = 0;
-  const nodesTimer = setInterval(() => say(`  nodes: ${nodesCreated} created`), 10_000);
-  await forEachLimit(nodeIndexes, CONCURRENCY, async (i) => { await rest.create(resources.nodes, benchNode(i)); nodesCreated++; });
-  clearInterval(nodesTimer);
-  const readyNodes = async () => (await rest.list<V1Node>(resources.nodes, { labelSelector: 'type=kwok-bench' })).items
-    .filter((n) => n.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True')).length;
-  await until('nodes Ready', async () => (await readyNodes()) === NODES, { everyMs: 1000, progress: async () => `${await readyNodes()} of ${NODES}` });
-  figure('nodes created and Ready (bench kwok)', secs(Date.now() - t));
-
-  await rest.create(resources.namespaces, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } });
-  // The bench's watch of its pods: it sees when pods become ready, and plays kubelet once told to act.
-  const kubelet = new BenchKubelet(kc, rest, NS, CONCURRENCY);
-  await kubelet.start();
-  stops.unshift(async () => kubelet.stop());
   const tSet = Date.now();
   await rest.create<SidecarSet>(resources.sidecarSets, {
     apiVersion: 'apps.kruise.io/v1alpha1', kind: 'SidecarSet', metadata: { name: SET },
@@ -166,7 +54,7 @@ async function main(): Promise<void> {
   await new Promise((r) => setTimeout(r, 2_000));
   const memIdle = await mem();
 
-  t = Date.now();
+  let t = Date.now();
   let created = 0;
   const podsTimer = setInterval(() => void rest.get<SidecarSet>(resources.sidecarSets, { name: SET }).then((s) =>
     say(`  pods: ${created} created (${Math.round(created / ((Date.now() - t) / 1000))}/s), ${kubelet.podsSeen} started by kwok; ${statusLine(s.status ?? {})}`), () => {}), 10_000);
@@ -265,8 +153,6 @@ async function main(): Promise<void> {
   figure('controller memory: idle / all pods cached / after baseline / after rollout (target RSS ≤ 300 MB)',
     `${memIdle} / ${memLoaded} / ${memBaseline} / ${await mem()}; peak RSS ${peak} MB`);
   figure('webhook manager memory after rollout', `RSS ${memory(manager.daemon.pid).rss} MB, peak ${memory(manager.daemon.pid).peak} MB`);
-  kubelet.stop();
-  printFigures();
 }
 
-await main().then(() => cleanup().then(() => process.exit(0)), (err: unknown) => abort(err, 1));
+await run.main(main);
