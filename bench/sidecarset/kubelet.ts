@@ -12,6 +12,7 @@ import { listAllPages } from '../../shared/kube/informer-factory.js';
 import type { Pod } from '../../shared/api/meta.js';
 import { resources } from '../../shared/kube/resources.js';
 import type { KubeRest } from '../../shared/kube/rest.js';
+import { allocationDrift, allocationOf } from './kubelet-resize.js';
 
 type Status = NonNullable<NonNullable<Pod['status']>['containerStatuses']>[number];
 
@@ -35,6 +36,14 @@ export class BenchKubelet {
   private acting = false;
   /** When this watch last saw a pod become available (ms since the epoch). */
   lastAvailableAt = 0;
+  /**
+   * Report each running container's allocated resources and answer pods/resize by writing the new allocation, as a
+   * kubelet with in-place resize does (kubelet-resize.ts). Off: kwok's status as it is, which the apiserver reads as
+   * a node without resize support.
+   */
+  resize = false;
+  /** Status writes that reported a resized allocation (no restart). */
+  resizes = 0;
 
   constructor(private readonly kc: KubeConfig, private readonly rest: KubeRest, private readonly namespace: string, private readonly concurrency = 32) {}
 
@@ -69,7 +78,7 @@ export class BenchKubelet {
     else if (this.unavailable.delete(name) || !this.latest.has(name)) this.lastAvailableAt = Date.now();
     this.peakUnavailable = Math.max(this.peakUnavailable, this.unavailable.size);
     this.latest.set(name, pod);
-    if (down) {
+    if (down || (this.resize && allocationDrift(pod))) {
       this.dirty.add(name);
       this.pump();
     }
@@ -114,11 +123,12 @@ export class BenchKubelet {
    */
   private async act(pod: Pod): Promise<void> {
     const changed = changedContainers(pod);
-    if (changed.length === 0 && isReady(pod)) return;
+    const drift = this.resize && allocationDrift(pod);
+    if (changed.length === 0 && isReady(pod) && !drift) return;
     const t = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
     const before = new Map((pod.status?.containerStatuses ?? []).map((s) => [s.name, s]));
     const statuses = pod.spec!.containers.map((c): Status => {
-      const old = before.get(c.name)!;
+      const old = { ...before.get(c.name)!, ...(this.resize && allocationOf(c)) } as Status;
       if (!changed.includes(c.name)) return { ...old, ready: true };
       const image = c.image ?? '';
       return { ...old, image, imageID: `docker.io/library/${image.split(':')[0]}@sha256:${createHash('sha256').update(image).digest('hex')}`,
@@ -127,6 +137,7 @@ export class BenchKubelet {
     const conditions = isReady(pod) ? undefined : [{ type: 'ContainersReady', status: 'True', lastTransitionTime: t }, { type: 'Ready', status: 'True', lastTransitionTime: t }];
     const status = { ...(conditions && { conditions }), containerStatuses: statuses };
     this.patches++;
+    if (drift && changed.length === 0 && (pod.status?.containerStatuses ?? []).some((s) => s.resources)) this.resizes++;
     try {
       const written = await this.rest.patch<Pod>(resources.pods, { namespace: this.namespace, name: pod.metadata!.name!, subresource: 'status' }, 'strategic', { status });
       this.seen(written);

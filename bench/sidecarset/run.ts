@@ -1,4 +1,4 @@
-// `npm run bench:sidecarset [-- --nodes 1000 --pods 10000 --limit-minutes 15]`: the SidecarSet controller at scale on
+// `npm run bench:sidecarset [-- --nodes 1000 --pods 10000 --limit-minutes 15 --no-resize]`: the SidecarSet controller at scale on
 // its own loopback cluster (harness): its own kwok with wide parallelism for the nodes, pods bound to them in bulk
 // through the API (and the injecting webhook), one SidecarSet matching them all. Prints progress while it runs and
 // figures at the end — status latency, a plain-patch baseline, a full rollout at maxUnavailable 10% (time, apiserver
@@ -34,6 +34,9 @@ const statusLine = (s: Partial<SidecarSetStatus>) =>
 
 async function main(): Promise<void> {
   const { cluster, controller, manager, rest, kubelet, nodesReadyMs } = await startBenchStack(run, { name: 'sidecarset', nodes: NODES, namespace: NS, concurrency: CONCURRENCY });
+  // The stand-in kubelet reports allocated resources and answers pods/resize, as kubelet 1.34 does (kubelet-resize.ts);
+  // --no-resize leaves kwok's status as it is, and the apiserver then refuses every resize.
+  kubelet.resize = !process.argv.includes('--no-resize');
   const ctl = () => controllerMetrics(controller.healthPort);
   const mem = async () => {
     if (run.exited()) return `${run.exited()} exited`;
@@ -126,9 +129,12 @@ async function main(): Promise<void> {
   figure('rollout stand-in kubelet status patches (1 per pod restarted)', String(kubelet.patches - patchesBefore));
   figure(`most pods unavailable at once during the rollout, seen by the bench's watch (budget ${Math.ceil(PODS / 10)})`, String(kubelet.peakUnavailable));
 
-  // Resources only (kruise-ts extension): every pod resized through pods/resize in the same batches, or, where the
-  // apiserver refuses (kube-apiserver 1.34 answers "Pod running on node without support for resize" for kwok's
-  // pods), every pod's refusal recorded once: the SidecarSet's InPlaceResize condition counts them.
+  // Resources only (kruise-ts extension): every pod resized through pods/resize in the same batches, the stand-in
+  // kubelet writing each new allocation into the container status; or, with --no-resize (kube-apiserver 1.34 then
+  // answers "Pod running on node without support for resize"), every pod's refusal recorded once: the SidecarSet's
+  // InPlaceResize condition counts them.
+  const resizesBefore = kubelet.resizes;
+  patchesBefore = kubelet.patches;
   apiBefore = apiserverRequests(cluster.kubeconfig);
   ctlBefore = (await ctl()).requests;
   t = Date.now();
@@ -148,6 +154,7 @@ async function main(): Promise<void> {
   figure(`resources-only rollout through pods/resize at maxUnavailable 10% (edit to every pod ${outcome})`,
     `${secs(resizeRollout)} (${(resizeRollout / PODS).toFixed(1)} ms per pod; ${(resizeRollout / rollout).toFixed(2)}× the image rollout)`);
   figure('resources-only rollout apiserver requests', `${describe(delta(apiBefore, apiserverRequests(cluster.kubeconfig)))}`);
+  figure('resources-only rollout: stand-in kubelet status writes (resized allocations, no restart) / all', `${kubelet.resizes - resizesBefore} / ${kubelet.patches - patchesBefore}`);
   figure('resources-only rollout controller requests', `${describe(resizeCtl)} (${(total(resizeCtl) / PODS).toFixed(2)} per pod)`);
   const peak = memory(controller.daemon.pid).peak;
   figure('controller memory: idle / all pods cached / after baseline / after rollout (target RSS ≤ 300 MB)',
