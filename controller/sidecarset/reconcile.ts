@@ -3,7 +3,6 @@
 import type { Logger } from 'pino';
 import type { Pod } from '../../shared/api/meta.js';
 import type { NodeImage } from '../../shared/api/node-image.js';
-import { formatTimestamp } from '../../shared/domain/inject/annotations.js';
 import type { FreshView } from '../../shared/kube/fresh-view.js';
 import { KRUISE_API_VERSION } from '../../shared/api/meta.js';
 import type { SidecarSet } from '../../shared/api/sidecarset.js';
@@ -17,10 +16,9 @@ import { TerminalError, type ReconcileFn } from '../../shared/reconcile/types.js
 import type { UpdateExpectations } from './expectations.js';
 import { flipHotUpgrade, hasHotUpgradeContainers, needsFlip } from './hot-upgrade-flip.js';
 import { podChange, type PodChange } from './pod-change.js';
-import { planPrePull, prePullEnabled, PREPULL_WAIT_MS } from './prepull.js';
 import type { PrePullWaits } from './prepull-waits.js';
-import { ensurePrePullTags } from '../prepull/tags.js';
-import { ensurePrePullSecrets, releasePrePullSecrets, type SecretIO } from '../prepull/secrets.js';
+import type { SecretIO } from '../prepull/secrets.js';
+import { prePullStep } from './prepull-step.js';
 import { matchedPods, matchingSetNames, type NamespaceLabels } from './matched-pods.js';
 import type { PodIndex } from './pod-index.js';
 import { isPodSidecarUpdated, podSetHash, setHash, sidecarContainerNames } from './pod-state.js';
@@ -203,51 +201,7 @@ export function sidecarSetReconciler(deps: ReconcileDeps): ReconcileFn {
     }
   };
 
-  /**
-   * The SidecarSet's imagePullSecrets, copied for the daemon from each namespace of `pods` (upstream injects them
-   * into the pods, so they name Secrets of the pod's namespace).
-   */
-  const prePullSecrets = async (set: SidecarSet, pods: readonly Pod[], log: Logger) => {
-    const names = (set.spec?.imagePullSecrets ?? []).map((s) => s.name ?? '').filter(Boolean);
-    if (!deps.pullSecrets || names.length === 0) return [];
-    const byNamespace = new Map(pods.map((p) => [p.metadata?.namespace ?? '', names] as const));
-    const owner = { kind: 'SidecarSet' as const, name: set.metadata?.name ?? '', uid: set.metadata?.uid ?? '' };
-    const { refs, missing } = await ensurePrePullSecrets({ rest, ...deps.pullSecrets }, owner, byNamespace);
-    if (missing.length) log.warn({ secrets: missing }, 'pull secrets not found; pre-pulling without them');
-    return refs;
-  };
-  /** The rollout is over (or pre-pull is off, or the SidecarSet is gone): the pre-pull's secret copies go. */
-  const releaseSecrets = async (name: string) => {
-    if (deps.pullSecrets) await releasePrePullSecrets({ rest, ...deps.pullSecrets }, { kind: 'SidecarSet', name });
-  };
-
-  /**
-   * The pods of the batch that go now: with pre-pull on, those whose nodes report the new images pulled (or that
-   * waited PREPULL_WAIT_MS); the nodes of the batch and of the next one get their tags meanwhile.
-   */
-  const prePulled = async (set: SidecarSet, batch: Pod[], upcoming: Pod[], log: Logger): Promise<{ go: Pod[]; holding: boolean }> => {
-    const view = deps.nodeImages;
-    if (!view || !prePullEnabled(set)) {
-      await releaseSecrets(set.metadata?.name ?? '');
-      return { go: batch, holding: false };
-    }
-    const name = set.metadata?.name ?? '';
-    const hash = setHash(set);
-    const t = clock.now();
-    const plan = planPrePull(set, batch, upcoming, { nodeImage: (n) => view.get(n), waitingSince: (k) => deps.prePullWaits.since(name, hash, k, t), now: t });
-    if (plan.tags.length > 0) {
-      const secrets = await prePullSecrets(set, [...batch, ...upcoming], log);
-      const owner = { apiVersion: KRUISE_API_VERSION, kind: 'SidecarSet', name, uid: set.metadata?.uid ?? '' };
-      const written = await ensurePrePullTags(rest, view, { owner, tags: plan.tags, secrets, now: formatTimestamp(now()) });
-      if (written > 0) log.info({ nodeImages: written, tags: plan.tags.length, pullSecrets: secrets.length }, 'pre-pulling new sidecar images');
-    }
-    for (const pod of plan.timedOut) {
-      deps.events.event(asPod(pod), 'Normal', 'SidecarPrePullTimedOut',
-        `node ${pod.spec?.nodeName} did not report the new sidecar image(s) of SidecarSet ${name} pulled within ${PREPULL_WAIT_MS / 1000} s; updating without waiting further`);
-    }
-    const go = new Set([...plan.ready, ...plan.timedOut]);
-    return { go: batch.filter((p) => go.has(p)), holding: plan.waiting.length > 0 };
-  };
+  const { prePulled, releaseSecrets } = prePullStep(deps);
 
   /** The next batch: whether a resize was refused (the conditions are to be written again) or pods wait for a pull. */
   const upgrade = async (set: SidecarSet, pods: readonly Pod[], change: (pod: Pod) => PodChange, log: Logger): Promise<{ refused: boolean; holding: boolean }> => {
