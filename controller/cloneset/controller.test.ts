@@ -9,6 +9,7 @@ import { resources } from '../../shared/kube/resources.js';
 import { fakeDeps } from '../testing/deps.js';
 import { FakeCluster, RecordingQueue } from '../testing/fake-cluster.js';
 import { cloneSetController } from './controller.js';
+import { POD_WRITE_CONCURRENCY } from './update-sync.js';
 
 const seed = (edit: (cs: CloneSet) => void = () => {}): CloneSet => {
   const cs = defaultCloneSet({ apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', metadata: { name: 'busybox', namespace: 'default', generation: 1 }, spec: {
@@ -168,5 +169,46 @@ describe('cloneset-controller', () => {
     const st = cloneSet().status!;
     assert.deepEqual([st.updatedReplicas, st.expectedUpdatedReplicas], [6, 6]);
     assert.notEqual(st.currentRevision, st.updateRevision, 'the partition keeps the old revision current');
+  });
+
+  it('an in-place rollout reads no pod from the API: each status write answers with the pod the next write starts from', async () => {
+    start(seed((c) => { c.spec!.replicas = 10; }));
+    await settle();
+    cluster.calls.length = 0;
+    const cs = cloneSet();
+    cs.spec!.updateStrategy = { ...cs.spec!.updateStrategy, type: 'InPlaceIfPossible', maxUnavailable: '50%' };
+    cs.spec!.template.spec!.containers[0]!.image = 'openkruise/hotupgrade-sample:busybox2';
+    await cluster.rest.replace(resources.cloneSets, cs);
+    await settle(12);
+    assert.equal(pods().filter((p) => p.spec?.containers[0]?.image === 'openkruise/hotupgrade-sample:busybox2' && p.metadata?.labels?.['lifecycle.apps.kruise.io/state'] === 'Normal').length, 10);
+    const byKind = (m: string, sub?: string) => cluster.calls.filter((c) => c.plural === 'pods' && c.method === m && c.subresource === sub).length;
+    assert.equal(byKind('GET'), 0, 'no GET of a pod');
+    // Per pod: InPlaceUpdateReady False (status), the update (pod), InPlaceUpdateReady True (status), state Normal (pod).
+    assert.deepEqual([byKind('PATCH', 'status'), byKind('PATCH')], [20, 20]);
+  });
+
+  it('the pods of one round are written concurrently, at most POD_WRITE_CONCURRENCY at once', async () => {
+    start(seed((c) => { c.spec!.replicas = 40; }));
+    await settle();
+    const cs = cloneSet();
+    cs.spec!.updateStrategy = { ...cs.spec!.updateStrategy, type: 'InPlaceIfPossible', maxUnavailable: '100%' };
+    cs.spec!.template.spec!.containers[0]!.image = 'openkruise/hotupgrade-sample:busybox2';
+    await cluster.rest.replace(resources.cloneSets, cs);
+    const patch = cluster.rest.patch;
+    let inFlight = 0;
+    let peak = 0;
+    // Each write stays in flight for a timer tick, as a request to a real apiserver would.
+    cluster.rest.patch = (async (...args: Parameters<typeof patch>) => {
+      peak = Math.max(peak, ++inFlight);
+      try {
+        await new Promise((r) => setTimeout(r, 1));
+        return await patch(...args);
+      } finally {
+        inFlight--;
+      }
+    }) as typeof patch;
+    await queue.drain(reconcile);
+    assert.equal(pods().filter((p) => p.spec?.containers[0]?.image === 'openkruise/hotupgrade-sample:busybox2').length, 40, 'the whole budget in one round');
+    assert.equal(peak, POD_WRITE_CONCURRENCY);
   });
 });
