@@ -9,6 +9,7 @@ import { resources } from '../../shared/kube/resources.js';
 import { fakeDeps } from '../testing/deps.js';
 import { FakeCluster, RecordingQueue } from '../testing/fake-cluster.js';
 import { cloneSetController } from './controller.js';
+import { CREATES_IN_FLIGHT } from './scale-sync.js';
 import { POD_WRITE_CONCURRENCY } from './update-sync.js';
 
 const seed = (edit: (cs: CloneSet) => void = () => {}): CloneSet => {
@@ -58,6 +59,23 @@ async function runPods(): Promise<void> {
     };
     await cluster.rest.replace(resources.pods, pod);
   }
+}
+
+/** Keeps each `method` call of the fake apiserver in flight for a timer tick, as a real request, and counts the most at once. */
+function inFlight(method: 'patch' | 'create'): { peak: number } {
+  const inner = cluster.rest[method] as (...a: unknown[]) => Promise<unknown>;
+  const seen = { peak: 0 };
+  let now = 0;
+  (cluster.rest as unknown as Record<string, unknown>)[method] = async (...args: unknown[]) => {
+    seen.peak = Math.max(seen.peak, ++now);
+    try {
+      await new Promise((r) => setTimeout(r, 1));
+      return await inner(...args);
+    } finally {
+      now--;
+    }
+  };
+  return seen;
 }
 
 async function settle(rounds = 6) {
@@ -194,21 +212,17 @@ describe('cloneset-controller', () => {
     cs.spec!.updateStrategy = { ...cs.spec!.updateStrategy, type: 'InPlaceIfPossible', maxUnavailable: '100%' };
     cs.spec!.template.spec!.containers[0]!.image = 'openkruise/hotupgrade-sample:busybox2';
     await cluster.rest.replace(resources.cloneSets, cs);
-    const patch = cluster.rest.patch;
-    let inFlight = 0;
-    let peak = 0;
-    // Each write stays in flight for a timer tick, as a request to a real apiserver would.
-    cluster.rest.patch = (async (...args: Parameters<typeof patch>) => {
-      peak = Math.max(peak, ++inFlight);
-      try {
-        await new Promise((r) => setTimeout(r, 1));
-        return await patch(...args);
-      } finally {
-        inFlight--;
-      }
-    }) as typeof patch;
+    const patches = inFlight('patch');
     await queue.drain(reconcile);
     assert.equal(pods().filter((p) => p.spec?.containers[0]?.image === 'openkruise/hotupgrade-sample:busybox2').length, 40, 'the whole budget in one round');
-    assert.equal(peak, POD_WRITE_CONCURRENCY);
+    assert.equal(patches.peak, POD_WRITE_CONCURRENCY);
+  });
+
+  it('a slow-start batch creates at most CREATES_IN_FLIGHT pods at once (100 replicas: batches up to 64)', async () => {
+    start(seed((c) => { c.spec!.replicas = 100; }));
+    const creates = inFlight('create');
+    await queue.drain(reconcile);
+    assert.equal(pods().length, 100);
+    assert.equal(creates.peak, CREATES_IN_FLIGHT);
   });
 });
