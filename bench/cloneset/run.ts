@@ -3,7 +3,8 @@
 // creation to all Ready, then an image rollout at maxUnavailable 10% — in place for the CloneSet (the bench plays
 // kubelet and restarts the changed container), a RollingUpdate (maxSurge 0) for the Deployment — with apiserver
 // requests per pod and the controller's memory. Prints figures and ratios, asserts nothing; stops everything it
-// starts, and stops by itself after --limit-minutes. The stack is startBenchStack's (bench/stack.ts).
+// starts, and stops by itself after --limit-minutes. The stack is startBenchStack's (bench/stack.ts); figures of
+// 1,000-replica runs and what they showed are in README.md beside this file.
 import type { V1Deployment } from '@kubernetes/client-node';
 import type { CloneSet } from '../../shared/api/cloneset.js';
 import { resources, type Resource } from '../../shared/kube/resources.js';
