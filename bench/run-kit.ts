@@ -3,6 +3,7 @@
 // one way out. Everything started is stopped on every way out — normal end, an error, the time limit, a signal, an
 // unhandled rejection — by pid with polling (killGroups), not a child's exit event: that never comes once the event
 // loop has nothing else to do, and the process would end with the rest of the cluster still running.
+import { rmSync } from 'node:fs';
 import type { Daemon } from '../e2e/harness/runtime/process.js';
 import { load } from './sidecarset/probes.js';
 
@@ -19,6 +20,8 @@ export const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 export interface BenchRun {
   /** Run last to first on the way out (unshift a process, push a folder to remove after them). */
   readonly stops: (() => Promise<void>)[];
+  /** Removes `dir` on the way out after a normal end; after a failure keeps it (logs) and says where. */
+  removeOnSuccess(dir: string): void;
   say(s: string): void;
   /** Records a figure with the load average at the moment it was taken. */
   figure(name: string, value: string): void;
@@ -39,6 +42,7 @@ export function benchRun(opts: { heading: string; limitMs: number }): BenchRun {
   let daemons: readonly Daemon[] = [];
   const stops: (() => Promise<void>)[] = [];
   let cleaning: Promise<void> | undefined;
+  let failed = false;
   const say = (s: string) => process.stdout.write(`[${secs(Date.now() - t0).padStart(7)} | load ${load()}] ${s}\n`);
   const printFigures = () => {
     process.stdout.write(`\n${opts.heading}; load = 1/5/15-min load average\n\n| figure | value |\n|---|---|\n`);
@@ -46,14 +50,22 @@ export function benchRun(opts: { heading: string; limitMs: number }): BenchRun {
   };
   const cleanup = () => (cleaning ??= (async () => { for (const stop of stops) await stop().catch(() => {}); })());
   const abort = (why: unknown, code: number) => {
+    failed = true;
     process.stderr.write(`bench aborted: ${why instanceof Error ? (why.stack ?? why.message) : String(why)}\n`);
     printFigures();
     void cleanup().finally(() => process.exit(code));
   };
-  const exited = () => daemons.find((d) => d.child.exitCode !== null || d.child.signalCode !== null)?.name;
+  const exitedDaemon = () => daemons.find((d) => d.child.exitCode !== null || d.child.signalCode !== null);
+  const exited = () => exitedDaemon()?.name;
 
   return {
     stops, say, exited,
+    removeOnSuccess(dir) {
+      stops.push(async () => {
+        if (failed) process.stderr.write(`bench: run folder kept, logs in ${dir}/logs\n`);
+        else rmSync(dir, { recursive: true, force: true });
+      });
+    },
     figure(name, value) {
       figures.push([name, `${value} (load ${load()})`]);
       say(`${name}: ${value}`);
@@ -62,8 +74,11 @@ export function benchRun(opts: { heading: string; limitMs: number }): BenchRun {
     async until(what, f, o = {}) {
       let lastReport = Date.now();
       for (;;) {
-        const gone = exited();
-        if (gone) throw new Error(`${what}: ${gone} exited`);
+        const gone = exitedDaemon();
+        if (gone) {
+          const { exitCode, signalCode } = gone.child;
+          throw new Error(`${what}: ${gone.name} exited (${signalCode ?? `code ${exitCode}`}); last lines of ${gone.logFile}:\n${gone.tail(30)}`);
+        }
         const v = await f().catch(() => undefined);
         if (v) return v;
         if (o.progress && Date.now() - lastReport >= 10_000) {

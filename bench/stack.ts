@@ -3,7 +3,7 @@
 // (webhooks) and controller as host processes, `nodes` kwok nodes Ready, the bench namespace, and the stand-in
 // kubelet watching it (told to act by the bench). Everything started is registered in `run.stops` as it starts, so
 // an abort halfway through stops it too.
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -58,7 +58,7 @@ export function benchNode(i: number) {
 export async function startBenchStack(run: BenchRun, opts: BenchStackOptions): Promise<BenchStack> {
   const dir = join(tmpdir(), `kruise-ts-bench-${opts.name}-${process.pid}`);
   mkdirSync(dir, { recursive: true });
-  run.stops.push(async () => rmSync(dir, { recursive: true, force: true }));
+  run.removeOnSuccess(dir);
   const bin = binDir(repoRoot);
   // No node lifecycle: it would mark nodes, and then their pods, NotReady whenever the loaded machine renews a node
   // lease late, and what the bench measures would be node-health churn, not the controller. No TTL controller: past

@@ -3,14 +3,15 @@
 // creation to all Ready, then an image rollout at maxUnavailable 10% — in place for the CloneSet (the bench plays
 // kubelet and restarts the changed container), a RollingUpdate (maxSurge 0) for the Deployment — with apiserver
 // requests per pod and the controller's memory. Prints figures and ratios, asserts nothing; stops everything it
-// starts, and stops by itself after --limit-minutes. The stack is startBenchStack's (bench/stack.ts).
+// starts, and stops by itself after --limit-minutes. The stack is startBenchStack's (bench/stack.ts); figures of
+// 1,000-replica runs and what they showed are in README.md beside this file.
 import type { V1Deployment } from '@kubernetes/client-node';
 import type { CloneSet } from '../../shared/api/cloneset.js';
 import { resources, type Resource } from '../../shared/kube/resources.js';
 import type { KubeRest } from '../../shared/kube/rest.js';
 import { benchRun, numberArg, secs } from '../run-kit.js';
 import { startBenchStack } from '../stack.js';
-import { apiserverRequests, delta, describe, memory, total } from '../sidecarset/probes.js';
+import { apiserverRequests, controllerMetrics, delta, describe, memory, total } from '../sidecarset/probes.js';
 
 const NODES = numberArg(process.argv, 'nodes', 100);
 const N = numberArg(process.argv, 'replicas', 1000);
@@ -35,6 +36,10 @@ const deploymentStatus = async (rest: KubeRest) => (await rest.get<V1Deployment>
 async function main(): Promise<void> {
   const { cluster, controller, rest, kubelet } = await startBenchStack(run, { name: 'cloneset', nodes: NODES, namespace: NS, concurrency: CONCURRENCY });
   const rss = () => { const m = memory(controller.daemon.pid); return `RSS ${m.rss} MB (peak ${m.peak} MB)`; };
+  const ctl = async () => {
+    const m = await controllerMetrics(controller.healthPort);
+    return `controller ${rss()}, event loop held up to ${m.loopDelayMaxS.toFixed(2)} s`;
+  };
   say(`${N} replicas, limit ${LIMIT_MS / 60_000} min`);
   kubelet.startActing();
   const memIdle = rss();
@@ -48,7 +53,7 @@ async function main(): Promise<void> {
       updateStrategy: { type: 'InPlaceIfPossible', maxUnavailable: '10%' } },
   });
   await until('CloneSet Ready', async () => (await cloneSetStatus(rest))?.readyReplicas === N,
-    async () => { const s = await cloneSetStatus(rest); return `replicas ${s?.replicas ?? 0}, ready ${s?.readyReplicas ?? 0}; controller ${rss()}`; });
+    async () => { const s = await cloneSetStatus(rest); return `replicas ${s?.replicas ?? 0}, ready ${s?.readyReplicas ?? 0}; ${await ctl()}`; });
   const cloneCreate = Date.now() - t;
   const cloneCreateApi = delta(api, apiserverRequests(cluster.kubeconfig));
   figure('CloneSet: creation to all Ready', secs(cloneCreate));
@@ -63,7 +68,7 @@ async function main(): Promise<void> {
     const s = await cloneSetStatus(rest);
     // The status of the edited generation, not the one left from before the edit.
     return (s?.observedGeneration ?? 0) >= (patched.metadata?.generation ?? 0) && s?.updatedReadyReplicas === N && s.readyReplicas === N && s.currentRevision === s.updateRevision;
-  }, async () => { const s = await cloneSetStatus(rest); return `updated ${s?.updatedReplicas ?? 0}, updated+ready ${s?.updatedReadyReplicas ?? 0}; most unavailable ${kubelet.peakUnavailable}; controller ${rss()}`; });
+  }, async () => { const s = await cloneSetStatus(rest); return `updated ${s?.updatedReplicas ?? 0}, updated+ready ${s?.updatedReadyReplicas ?? 0}; most unavailable ${kubelet.peakUnavailable}; ${await ctl()}`; });
   const cloneRollout = Date.now() - t;
   const cloneRolloutApi = delta(api, apiserverRequests(cluster.kubeconfig));
   figure('CloneSet: in-place image rollout at maxUnavailable 10%', secs(cloneRollout));

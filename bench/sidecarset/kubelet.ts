@@ -1,8 +1,9 @@
-// Kubelet for thousands of kwok pods during a SidecarSet rollout: kwok renders a pod's status once and ignores later
-// image changes, so this watches the pods and, like kubelet, restarts a container whose spec image changed (new
-// imageID, restartCount + 1) and reports the pod ready again. Pods are handled by name from the latest event seen,
-// so an event that arrives while the pod's previous patch is in flight is not lost. Until `acting` is set it only
-// watches: kwok renders the first status, and the bench reads from here when pods were seen ready.
+// Kubelet for thousands of kwok pods during a rollout: kwok renders a pod's status once and ignores later image
+// changes, so this watches the pods and, like kubelet, restarts a container whose spec image changed (new imageID,
+// restartCount + 1) and reports the pod ready again once its readiness gates are True. Pods are handled by name from
+// the latest event seen, so an event that arrives while the pod's previous patch is in flight is not lost. Until
+// `acting` is set it only watches: kwok renders the first status, and the bench reads from here when pods were seen
+// ready.
 import { createHash } from 'node:crypto';
 import type { KubeConfig, KubernetesObject } from '@kubernetes/client-node';
 import { silentLogger } from '../../shared/log.js';
@@ -17,6 +18,9 @@ import { allocationDrift, allocationOf } from './kubelet-resize.js';
 type Status = NonNullable<NonNullable<Pod['status']>['containerStatuses']>[number];
 
 const isReady = (pod: Pod) => pod.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
+/** Kubelet's Ready also waits for every readiness gate's condition (CloneSet pods: KruisePodReady, InPlaceUpdateReady). */
+const gatesTrue = (pod: Pod) => (pod.spec?.readinessGates ?? [])
+  .every((g) => pod.status?.conditions?.some((c) => c.type === g.conditionType && c.status === 'True'));
 const changedContainers = (pod: Pod) => {
   const statuses = new Map((pod.status?.containerStatuses ?? []).map((s) => [s.name, s.image]));
   return pod.spec!.containers.filter((c) => statuses.get(c.name) !== c.image).map((c) => c.name);
@@ -73,12 +77,13 @@ export class BenchKubelet {
     // revisions here, so they compare as numbers.
     if (Number(pod.metadata?.resourceVersion) < Number(this.latest.get(name)?.metadata?.resourceVersion ?? 0)) return;
     if ((pod.status?.containerStatuses ?? []).length === 0) return; // kwok has not started it yet
-    const down = changedContainers(pod).length > 0 || !isReady(pod);
+    const changed = changedContainers(pod).length > 0;
+    const down = changed || !isReady(pod) || !gatesTrue(pod);
     if (down) this.unavailable.add(name);
     else if (this.unavailable.delete(name) || !this.latest.has(name)) this.lastAvailableAt = Date.now();
     this.peakUnavailable = Math.max(this.peakUnavailable, this.unavailable.size);
     this.latest.set(name, pod);
-    if (down || (this.resize && allocationDrift(pod))) {
+    if (changed || isReady(pod) !== gatesTrue(pod) || (this.resize && allocationDrift(pod))) {
       this.dirty.add(name);
       this.pump();
     }
@@ -118,13 +123,15 @@ export class BenchKubelet {
   }
 
   /**
-   * Restarts the changed containers and reports the pod ready in one status write, as kubelet does for containers
-   * without a readiness probe (the bench's have none): new image and imageID, restartCount + 1, running since now.
+   * Restarts the changed containers and reports the pod's readiness in one status write, as kubelet does for
+   * containers without a readiness probe (the bench's have none): new image and imageID, restartCount + 1, running
+   * since now; Ready once every readiness gate is True too (a gate turning True later brings the pod back here).
    */
   private async act(pod: Pod): Promise<void> {
     const changed = changedContainers(pod);
     const drift = this.resize && allocationDrift(pod);
-    if (changed.length === 0 && isReady(pod) && !drift) return;
+    const ready = gatesTrue(pod);
+    if (changed.length === 0 && isReady(pod) === ready && !drift) return;
     const t = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
     const before = new Map((pod.status?.containerStatuses ?? []).map((s) => [s.name, s]));
     const statuses = pod.spec!.containers.map((c): Status => {
@@ -134,7 +141,8 @@ export class BenchKubelet {
       return { ...old, image, imageID: `docker.io/library/${image.split(':')[0]}@sha256:${createHash('sha256').update(image).digest('hex')}`,
         restartCount: (old.restartCount ?? 0) + 1, ready: true, started: true, state: { running: { startedAt: t } } } as unknown as Status;
     });
-    const conditions = isReady(pod) ? undefined : [{ type: 'ContainersReady', status: 'True', lastTransitionTime: t }, { type: 'Ready', status: 'True', lastTransitionTime: t }];
+    const conditions = isReady(pod) === ready ? undefined
+      : [{ type: 'ContainersReady', status: 'True', lastTransitionTime: t }, { type: 'Ready', status: ready ? 'True' : 'False', lastTransitionTime: t }];
     const status = { ...(conditions && { conditions }), containerStatuses: statuses };
     this.patches++;
     if (drift && changed.length === 0 && (pod.status?.containerStatuses ?? []).some((s) => s.resources)) this.resizes++;

@@ -23,13 +23,17 @@ export function apiserverRequests(kubeconfig: string): Counts {
   return Object.fromEntries(parseApiserverMetrics(text).requests);
 }
 
-/** The controller's rest_client_requests_total by method, and its V8 heap in use (MB). */
-export async function controllerMetrics(healthPort: number): Promise<{ requests: Counts; heapMB: number }> {
+/**
+ * The controller's rest_client_requests_total by method, its V8 heap in use (MB), and the longest event-loop delay
+ * since the previous scrape (s): a loop held past the lease's renew deadline (10 s) loses leadership.
+ */
+export async function controllerMetrics(healthPort: number): Promise<{ requests: Counts; heapMB: number; loopDelayMaxS: number }> {
   const text = await (await fetch(`http://127.0.0.1:${healthPort}/metrics`)).text();
   const requests: Counts = {};
   for (const m of text.matchAll(/^rest_client_requests_total\{method="(\w+)"\} (\d+)/gm)) requests[m[1]!] = Number(m[2]);
   const heap = Number(/^nodejs_heap_size_used_bytes (\S+)$/m.exec(text)?.[1] ?? 0);
-  return { requests, heapMB: Math.round(heap / (1 << 20)) };
+  const loopDelayMaxS = Number(/^nodejs_eventloop_lag_max_seconds (\S+)$/m.exec(text)?.[1] ?? 0);
+  return { requests, heapMB: Math.round(heap / (1 << 20)), loopDelayMaxS };
 }
 
 export const delta = (a: Counts, b: Counts): Counts =>

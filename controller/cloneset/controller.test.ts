@@ -9,6 +9,8 @@ import { resources } from '../../shared/kube/resources.js';
 import { fakeDeps } from '../testing/deps.js';
 import { FakeCluster, RecordingQueue } from '../testing/fake-cluster.js';
 import { cloneSetController } from './controller.js';
+import { CREATES_IN_FLIGHT } from './scale-sync.js';
+import { POD_WRITE_CONCURRENCY } from './update-sync.js';
 
 const seed = (edit: (cs: CloneSet) => void = () => {}): CloneSet => {
   const cs = defaultCloneSet({ apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', metadata: { name: 'busybox', namespace: 'default', generation: 1 }, spec: {
@@ -57,6 +59,23 @@ async function runPods(): Promise<void> {
     };
     await cluster.rest.replace(resources.pods, pod);
   }
+}
+
+/** Keeps each `method` call of the fake apiserver in flight for a timer tick, as a real request, and counts the most at once. */
+function inFlight(method: 'patch' | 'create'): { peak: number } {
+  const inner = cluster.rest[method] as (...a: unknown[]) => Promise<unknown>;
+  const seen = { peak: 0 };
+  let now = 0;
+  (cluster.rest as unknown as Record<string, unknown>)[method] = async (...args: unknown[]) => {
+    seen.peak = Math.max(seen.peak, ++now);
+    try {
+      await new Promise((r) => setTimeout(r, 1));
+      return await inner(...args);
+    } finally {
+      now--;
+    }
+  };
+  return seen;
 }
 
 async function settle(rounds = 6) {
@@ -168,5 +187,42 @@ describe('cloneset-controller', () => {
     const st = cloneSet().status!;
     assert.deepEqual([st.updatedReplicas, st.expectedUpdatedReplicas], [6, 6]);
     assert.notEqual(st.currentRevision, st.updateRevision, 'the partition keeps the old revision current');
+  });
+
+  it('an in-place rollout reads no pod from the API: each status write answers with the pod the next write starts from', async () => {
+    start(seed((c) => { c.spec!.replicas = 10; }));
+    await settle();
+    cluster.calls.length = 0;
+    const cs = cloneSet();
+    cs.spec!.updateStrategy = { ...cs.spec!.updateStrategy, type: 'InPlaceIfPossible', maxUnavailable: '50%' };
+    cs.spec!.template.spec!.containers[0]!.image = 'openkruise/hotupgrade-sample:busybox2';
+    await cluster.rest.replace(resources.cloneSets, cs);
+    await settle(12);
+    assert.equal(pods().filter((p) => p.spec?.containers[0]?.image === 'openkruise/hotupgrade-sample:busybox2' && p.metadata?.labels?.['lifecycle.apps.kruise.io/state'] === 'Normal').length, 10);
+    const byKind = (m: string, sub?: string) => cluster.calls.filter((c) => c.plural === 'pods' && c.method === m && c.subresource === sub).length;
+    assert.equal(byKind('GET'), 0, 'no GET of a pod');
+    // Per pod: InPlaceUpdateReady False (status), the update (pod), InPlaceUpdateReady True (status), state Normal (pod).
+    assert.deepEqual([byKind('PATCH', 'status'), byKind('PATCH')], [20, 20]);
+  });
+
+  it('the pods of one round are written concurrently, at most POD_WRITE_CONCURRENCY at once', async () => {
+    start(seed((c) => { c.spec!.replicas = 40; }));
+    await settle();
+    const cs = cloneSet();
+    cs.spec!.updateStrategy = { ...cs.spec!.updateStrategy, type: 'InPlaceIfPossible', maxUnavailable: '100%' };
+    cs.spec!.template.spec!.containers[0]!.image = 'openkruise/hotupgrade-sample:busybox2';
+    await cluster.rest.replace(resources.cloneSets, cs);
+    const patches = inFlight('patch');
+    await queue.drain(reconcile);
+    assert.equal(pods().filter((p) => p.spec?.containers[0]?.image === 'openkruise/hotupgrade-sample:busybox2').length, 40, 'the whole budget in one round');
+    assert.equal(patches.peak, POD_WRITE_CONCURRENCY);
+  });
+
+  it('a slow-start batch creates at most CREATES_IN_FLIGHT pods at once (100 replicas: batches up to 64)', async () => {
+    start(seed((c) => { c.spec!.replicas = 100; }));
+    const creates = inFlight('create');
+    await queue.drain(reconcile);
+    assert.equal(pods().length, 100);
+    assert.equal(creates.peak, CREATES_IN_FLIGHT);
   });
 });

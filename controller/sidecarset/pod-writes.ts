@@ -34,11 +34,15 @@ export async function updatePod(rest: KubeRest, clock: Clock, at: { namespace: s
   }
 }
 
-/** Strategic-merge patch of the pod's status subresource (conditions merge by type). */
-export async function patchPodStatus(rest: KubeRest, at: { namespace: string; name: string }, patch: object, fieldManager = FIELD_MANAGER): Promise<void> {
+/**
+ * Strategic-merge patch of the pod's status subresource (conditions merge by type). Resolves the written pod (a base
+ * for a next write that needs no GET), or undefined when the pod is gone.
+ */
+export async function patchPodStatus(rest: KubeRest, at: { namespace: string; name: string }, patch: object, fieldManager = FIELD_MANAGER): Promise<Pod | undefined> {
   try {
-    await rest.patch(resources.pods, { ...at, subresource: 'status' }, 'strategic', patch, { fieldManager });
+    return await rest.patch<Pod>(resources.pods, { ...at, subresource: 'status' }, 'strategic', patch, { fieldManager });
   } catch (err) {
     if (!isNotFound(err)) throw err;
+    return undefined;
   }
 }

@@ -30,13 +30,41 @@ export function buildEvent(obj: KubernetesObject, type: EventType, reason: strin
   };
 }
 
+/**
+ * Writes in flight at once, and Events waiting behind them before new ones are dropped. client-go's broadcaster
+ * writes one at a time from a queue of 1,000 that drops when full; unbounded, a controller creating 1,000 pods fired
+ * 1,000 Event POSTs at once (each its own TLS connection) and starved its own lease renewals.
+ */
+export const EVENT_WRITES_IN_FLIGHT = 4;
+export const EVENT_QUEUE_LIMIT = 1000;
+
 export function eventRecorder(deps: { rest: KubeRest; component: string; host?: string; log: Logger; now?: () => Date }): EventRecorder {
   const now = deps.now ?? (() => new Date());
+  const queue: { ev: CoreV1Event; obj: KubernetesObject }[] = [];
+  let running = 0;
+  let dropped = 0;
+  const pump = () => {
+    while (running < EVENT_WRITES_IN_FLIGHT && queue.length > 0) {
+      const { ev, obj } = queue.shift()!;
+      running++;
+      deps.rest.create(resources.events, ev).catch((err: unknown) =>
+        deps.log.warn({ err, reason: ev.reason, object: `${obj.kind}/${obj.metadata?.namespace ?? ''}/${obj.metadata?.name}` }, 'could not record event'))
+        .finally(() => { running--; pump(); });
+    }
+  };
   return {
     event(obj, type, reason, message) {
-      const ev = buildEvent(obj, type, reason, message, deps.component, now(), deps.host);
-      deps.rest.create(resources.events, ev).catch((err: unknown) =>
-        deps.log.warn({ err, reason, object: `${obj.kind}/${obj.metadata?.namespace ?? ''}/${obj.metadata?.name}` }, 'could not record event'));
+      if (queue.length >= EVENT_QUEUE_LIMIT) {
+        // One line per burst, not per Event.
+        if (dropped++ === 0) deps.log.warn({ reason, queued: queue.length }, 'event queue full; dropping events');
+        return;
+      }
+      if (dropped > 0) {
+        deps.log.warn({ dropped }, 'events dropped while the queue was full');
+        dropped = 0;
+      }
+      queue.push({ ev: buildEvent(obj, type, reason, message, deps.component, now(), deps.host), obj });
+      pump();
     },
   };
 }
