@@ -52,7 +52,9 @@ function bindByHand(claim: Claim): void {
     },
   }));
   kubectlOk(['patch', 'pv', pv, '--subresource=status', '--type=merge', '-p', '{"status":{"phase":"Bound"}}']);
-  kubectlOk(['patch', 'pvc', name, '-n', NS, '--type=merge', '-p', JSON.stringify({ spec: { volumeName: pv } })]);
+  // The scheduler takes a claim as bound only with volumeName and the binder's bind-completed annotation.
+  kubectlOk(['patch', 'pvc', name, '-n', NS, '--type=merge', '-p', JSON.stringify({
+    metadata: { annotations: { 'pv.kubernetes.io/bind-completed': 'yes', 'pv.kubernetes.io/bound-by-controller': 'yes' } }, spec: { volumeName: pv } })]);
   kubectlOk(['patch', 'pvc', name, '-n', NS, '--subresource=status', '--type=merge', '-p',
     JSON.stringify({ status: { phase: 'Bound', accessModes: ['ReadWriteOnce'], capacity: { storage: '1Gi' } } })]);
 }
