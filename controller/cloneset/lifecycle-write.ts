@@ -3,13 +3,13 @@
 // leaves Updated for PreparingUpdate, the inPlaceUpdate hook's labels and finalizers put back.
 import { LifecycleStateLabel, LifecycleTimestampAnnotation, type LifecycleHook } from '../../shared/api/cloneset.js';
 import type { Pod } from '../../shared/api/meta.js';
+import { rfc3339 } from '../../shared/domain/cloneset/inplace-annotations.js';
 import { readinessChangeFor } from '../../shared/domain/cloneset/lifecycle.js';
 import { lifecycleState } from '../../shared/domain/cloneset/pod-predicates.js';
-import { addNotReadyKey, removeNotReadyKey } from '../containerrecreaterequest/pod-readiness.js';
-import { updatePodConditions } from '../containerrecreaterequest/pod-readiness-write.js';
-import { rfc3339 } from '../../shared/domain/cloneset/inplace-annotations.js';
 import { resources } from '../../shared/kube/resources.js';
 import { isNotFound } from '../../shared/kube/rest.js';
+import { addNotReadyKey, removeNotReadyKey } from '../containerrecreaterequest/pod-readiness.js';
+import { updatePodConditions } from '../containerrecreaterequest/pod-readiness-write.js';
 import { at, FIELD_MANAGER, type Round } from './context.js';
 
 export interface LifecycleWrite {
