@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { CloneSet } from '../../shared/api/cloneset.js';
 import type { Pod } from '../../shared/api/meta.js';
 import type { Clock } from '../../shared/clock.js';
+import type { Claim } from '../../shared/domain/cloneset/volume-claims.js';
 import type { ResolvedStrategy } from '../../shared/domain/cloneset/strategy-values.js';
 import type { EventRecorder } from '../../shared/kube/event-recorder.js';
 import type { KubeRest } from '../../shared/kube/rest.js';
@@ -31,6 +32,8 @@ export interface Round {
   cs: CloneSet;
   /** Active pods owned by the CloneSet after claiming. */
   pods: Pod[];
+  /** PVCs owned by the CloneSet and not being deleted (§3.2 step 4). */
+  claims: Claim[];
   revisions: Revisions;
   strategy: ResolvedStrategy;
   podsToDelete: ReadonlySet<string>;

@@ -1,22 +1,24 @@
-// cloneset-controller (spec/cloneset.md §3): wires the watches (§3.1) — CloneSets, and pods mapped to their
-// controlling CloneSet with the scale expectations observed — and builds the reconcile (reconcile.ts).
-import type { V1Secret } from '@kubernetes/client-node';
+// cloneset-controller (spec/cloneset.md §3): wires the watches (§3.1) — CloneSets, and pods and PVCs mapped to
+// their controlling CloneSet with the scale expectations observed — and builds the reconcile (reconcile.ts).
+import type { KubernetesObject, V1Secret } from '@kubernetes/client-node';
 import type { CloneSet } from '../../shared/api/cloneset.js';
 import type { NodeImage } from '../../shared/api/node-image.js';
 import { freshView } from '../../shared/kube/fresh-view.js';
 import type { Pod } from '../../shared/api/meta.js';
 import type { CloneSetRevision } from '../../shared/domain/cloneset/revision.js';
+import type { Claim } from '../../shared/domain/cloneset/volume-claims.js';
 import { objectKey } from '../../shared/kube/keys.js';
 import { resources } from '../../shared/kube/resources.js';
 import type { Controller } from '../types.js';
 import { ResourceVersionExpectations, ScaleExpectations } from './expectations.js';
+import { OwnerIndex } from './owner-index.js';
 import { cloneSetReconciler } from './reconcile.js';
 
-/** The CloneSet controlling `pod` (ownerReference kind CloneSet in apps.kruise.io), as `ns/name`. */
-function ownerKey(pod: Pod): string | undefined {
-  const ref = pod.metadata?.ownerReferences?.find((r) => r.controller);
+/** The CloneSet controlling `obj` (ownerReference kind CloneSet in apps.kruise.io), as `ns/name`. */
+function ownerKey(obj: KubernetesObject): string | undefined {
+  const ref = obj.metadata?.ownerReferences?.find((r) => r.controller);
   if (!ref || ref.kind !== 'CloneSet' || !ref.apiVersion.startsWith('apps.kruise.io/')) return undefined;
-  return `${pod.metadata?.namespace ?? ''}/${ref.name}`;
+  return `${obj.metadata?.namespace ?? ''}/${ref.name}`;
 }
 
 export const cloneSetController: Controller = {
@@ -30,10 +32,11 @@ export const cloneSetController: Controller = {
     const scaleExpectations = new ScaleExpectations(now);
     const rvExpectations = new ResourceVersionExpectations(now);
 
-    // Pod keys by the UID of every owner they reference, so a reconcile reads its pods without scanning all pods.
-    const byOwner = new Map<string, Set<string>>();
-    const ownersOf = new Map<string, string[]>();
+    const claims = deps.informers.cache<Claim & KubernetesObject>(resources.persistentVolumeClaims);
+    const podIndex = new OwnerIndex();
+    const claimIndex = new OwnerIndex();
     const seen = new Set<string>();
+    const seenClaims = new Set<string>();
 
     /** CloneSet keys by UID: NodeImage tags name their owner by UID (pre-download). */
     const keyByUid = new Map<string, string>();
@@ -47,8 +50,7 @@ export const cloneSetController: Controller = {
     pods.onChange((pod) => {
       const key = objectKey(pod);
       const live = pods.get(key);
-      for (const uid of ownersOf.get(key) ?? []) byOwner.get(uid)?.delete(key);
-      ownersOf.delete(key);
+      podIndex.update(key, live);
       const owner = ownerKey(pod);
       const name = pod.metadata?.name ?? '';
       if (!live) {
@@ -57,13 +59,6 @@ export const cloneSetController: Controller = {
         if (owner) { scaleExpectations.observe(owner, name); queue.add(owner); }
         return;
       }
-      const uids = (live.metadata?.ownerReferences ?? []).map((r) => r.uid);
-      for (const uid of uids) {
-        let s = byOwner.get(uid);
-        if (!s) byOwner.set(uid, (s = new Set()));
-        s.add(key);
-      }
-      ownersOf.set(key, uids);
       const liveOwner = ownerKey(live);
       if (!liveOwner) return;
       // A create, or a deletion starting, is what a scale expectation waits for.
@@ -89,11 +84,25 @@ export const cloneSetController: Controller = {
       });
     }
 
+    // PVCs: a create, a deletion starting or a delete is what a scale expectation on the claim waits for (§3.1).
+    claims.onChange((claim) => {
+      const key = objectKey(claim);
+      const live = claims.get(key);
+      claimIndex.update(key, live);
+      const owner = ownerKey(live ?? claim);
+      if (!live) seenClaims.delete(key);
+      if (!owner) return;
+      if (!live || !seenClaims.has(key) || live.metadata?.deletionTimestamp) scaleExpectations.observe(owner, claim.metadata?.name ?? '');
+      if (live) seenClaims.add(key);
+      queue.add(owner);
+    });
+
     return cloneSetReconciler({
       rest: deps.rest, clock: deps.clock, log: deps.log, events: deps.events('cloneset-controller'),
       scaleExpectations, rvExpectations, random: Math.random, ...(preDownload && { preDownload }),
       cloneSets, revisions,
-      podsOwnedBy: (uid) => [...(byOwner.get(uid) ?? [])].map((k) => pods.get(k)).filter((p): p is Pod => !!p),
+      podsOwnedBy: (uid) => podIndex.keys(uid).map((k) => pods.get(k)).filter((p): p is Pod => !!p),
+      claimsOwnedBy: (uid) => claimIndex.keys(uid).map((k) => claims.get(k)).filter((c): c is Claim & KubernetesObject => !!c),
     });
   },
 };

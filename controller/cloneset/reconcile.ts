@@ -1,16 +1,18 @@
 // One CloneSet reconcile (spec/cloneset.md §3.2): expectations → owned pods (release the ones the selector no longer
-// matches) → revisions → Scale, or Update when Scale changed nothing → status → history → podsToDelete clean-up.
+// matches) and PVCs (cleaned up first with disablePVCReuse) → revisions → Scale, or Update when Scale changed nothing → status → history → podsToDelete clean-up.
 import type { CloneSet, CloneSetCondition } from '../../shared/api/cloneset.js';
 import type { Pod } from '../../shared/api/meta.js';
 import { isActive } from '../../shared/domain/cloneset/pod-predicates.js';
 import { computeStatus } from '../../shared/domain/cloneset/status.js';
 import { resolveStrategy } from '../../shared/domain/cloneset/strategy-values.js';
 import type { CloneSetRevision } from '../../shared/domain/cloneset/revision.js';
+import type { Claim } from '../../shared/domain/cloneset/volume-claims.js';
 import { compileLabelSelector, type LabelMatcher } from '../../shared/domain/label-selector.js';
 import type { Cache } from '../../shared/kube/informer.js';
 import { resources } from '../../shared/kube/resources.js';
 import { isNotFound } from '../../shared/kube/rest.js';
 import type { ReconcileFn } from '../../shared/reconcile/types.js';
+import { cleanupClaims } from './claim-sync.js';
 import { at, FIELD_MANAGER, type CloneSetDeps, type Round } from './context.js';
 import { EXPECTATION_TIMEOUT_MS } from './expectations.js';
 import { ownedRevisions, syncRevisions, truncateHistory } from './revisions.js';
@@ -24,6 +26,8 @@ export interface ReconcileDeps extends CloneSetDeps {
   revisions: Cache<CloneSetRevision>;
   /** Pods with an ownerReference to this CloneSet UID (any, controller or not). */
   podsOwnedBy(uid: string): Pod[];
+  /** PVCs with an ownerReference to this CloneSet UID. */
+  claimsOwnedBy(uid: string): Claim[];
 }
 
 const controllerUid = (pod: Pod) => pod.metadata?.ownerReferences?.find((r) => r.controller)?.uid;
@@ -74,8 +78,12 @@ export function cloneSetReconciler(deps: ReconcileDeps): ReconcileFn {
 
     const round: Round = {
       deps, key, cs, pods, revisions, strategy: resolveStrategy(cs), nowMs,
+      claims: deps.claimsOwnedBy(cs.metadata?.uid ?? '').filter((c) => !c.metadata?.deletionTimestamp),
       podsToDelete: new Set(cs.spec?.scaleStrategy?.podsToDelete ?? []),
     };
+    if (cs.spec?.scaleStrategy?.disablePVCReuse && round.claims.length > 0) {
+      round.claims = await cleanupClaims(round, active, owned.filter((p) => !isActive(p)));
+    }
     // Step 10: pre-download the new images; a failure is logged, as upstream, and never holds the update.
     if (deps.preDownload && !cs.metadata?.deletionTimestamp) {
       await syncPreDownload(round, deps.preDownload).catch((err: unknown) => deps.log.warn({ cloneSet: key, err }, 'image pre-download failed'));

@@ -1,48 +1,43 @@
-// Executes one Scale plan (spec/cloneset.md §3.5): creates pods in slow-start batches (1, 2, 4, … concurrent creates,
-// stopping after a batch with a failure) or deletes the chosen pods, each call under a scale expectation, with
+// Executes one Scale plan (spec/cloneset.md §3.5): creates pods (each after its PVCs) in slow-start batches (1, 2,
+// 4, … concurrent creates, stopping after a batch with a failure), or deletes the chosen pods with their PVCs, or
+// moves them to/from PreparingDelete (lifecycle hooks, §3.9); each create/delete under a scale expectation, with
 // upstream's events. Resolves whether anything changed.
 import { CloneSetInstanceIdLabel } from '../../shared/api/cloneset.js';
 import type { Pod } from '../../shared/api/meta.js';
 import { newInstanceIds } from '../../shared/domain/cloneset/names.js';
 import { newPod } from '../../shared/domain/cloneset/new-pod.js';
 import { forEachLimit } from '../../shared/concurrency.js';
-import { planScale } from '../../shared/domain/cloneset/scale.js';
+import { planScale, type ScalePlan } from '../../shared/domain/cloneset/scale.js';
+import { reusableIds } from '../../shared/domain/cloneset/volume-claims.js';
 import { resources } from '../../shared/kube/resources.js';
 import { isNotFound } from '../../shared/kube/rest.js';
+import { createClaims, deleteClaimsOf } from './claim-sync.js';
 import { subject, type Round } from './context.js';
+import { writeLifecycle } from './lifecycle-write.js';
 
 export async function syncScale(round: Round, allOwned: readonly Pod[]): Promise<{ changed: boolean; error?: Error }> {
   const { cs, deps, revisions } = round;
   const plan = planScale({
     pods: round.pods, currentRevision: revisions.current.metadata.name, updateRevision: revisions.update.metadata.name,
-    strategy: round.strategy, podsToDelete: round.podsToDelete, nowMs: round.nowMs,
+    strategy: round.strategy, podsToDelete: round.podsToDelete, nowMs: round.nowMs, lifecycle: cs.spec?.lifecycle,
   });
   if (plan.kind === 'create') {
     if (plan.limited) deps.events.event(subject(cs), 'Warning', 'ScaleUpLimited', `scaleUp is limited because of scaleStrategy.maxUnavailable, limit: ${plan.fromCurrent + plan.fromUpdate}`);
     const total = plan.fromCurrent + plan.fromUpdate;
     if (total === 0) return { changed: false };
-    const taken = new Set(allOwned.map((p) => p.metadata?.labels?.[CloneSetInstanceIdLabel]).filter((x): x is string => !!x));
-    const ids = newInstanceIds(total, taken, deps.random);
+    // Ids of PVCs whose pod is gone first (§2.5), then fresh ones unlike any owned pod's or PVC's.
+    const reused = reusableIds(round.pods, round.claims).slice(0, total);
+    const taken = new Set([...allOwned, ...round.claims].map((o) => o.metadata?.labels?.[CloneSetInstanceIdLabel]).filter((x): x is string => !!x));
+    const ids = [...reused, ...newInstanceIds(total - reused.length, taken, deps.random)].sort();
     const pods = ids.map((id, i) => newPod(cs, i < plan.fromCurrent ? revisions.current : revisions.update, id, round.nowMs));
     const error = await createSlowStart(round, pods);
     return { changed: true, ...(error ? { error } : {}) };
   }
-  if (plan.kind === 'delete') {
-    let error: Error | undefined;
-    for (const pod of plan.pods) {
-      const name = pod.metadata?.name ?? '';
-      deps.scaleExpectations.expect(round.key, name);
-      try {
-        await deps.rest.delete(resources.pods, { namespace: pod.metadata?.namespace ?? '', name }, { uid: pod.metadata?.uid });
-        deps.events.event(subject(cs), 'Normal', 'SuccessfulDelete', `succeed to delete pod ${name}`);
-      } catch (err) {
-        deps.scaleExpectations.observe(round.key, name);
-        if (isNotFound(err)) continue;
-        deps.events.event(subject(cs), 'Warning', 'FailedDelete', `failed to delete pod ${name}: ${(err as Error).message}`);
-        error ??= err as Error;
-      }
-    }
-    return { changed: true, ...(error ? { error } : {}) };
+  if (plan.kind === 'delete') return deletePods(round, plan);
+  if (plan.kind === 'restore') {
+    let changed = false;
+    for (const pod of plan.pods) changed = (await writeLifecycle(round, pod, { state: 'PreparingNormal', markPodNotReady: false })) || changed;
+    return { changed };
   }
   return { changed: false };
 }
@@ -54,8 +49,42 @@ export async function syncScale(round: Round, allOwned: readonly Pod[]): Promise
  */
 export const CREATES_IN_FLIGHT = 32;
 
+/** Hooked pods move to PreparingDelete (markPodNotReady holds them not-ready first); the others go with their PVCs. */
+async function deletePods(round: Round, plan: Extract<ScalePlan, { kind: 'delete' }>): Promise<{ changed: boolean; error?: Error }> {
+  const { cs, deps } = round;
+  let changed = false;
+  try {
+    for (const pod of plan.prepare) {
+      changed = (await writeLifecycle(round, pod, { state: 'PreparingDelete', markPodNotReady: !!cs.spec?.lifecycle?.preDelete?.markPodNotReady })) || changed;
+    }
+  } catch (err) {
+    return { changed, error: err as Error };
+  }
+  for (const pod of plan.pods) {
+    const name = pod.metadata?.name ?? '';
+    deps.scaleExpectations.expect(round.key, name);
+    try {
+      await deps.rest.delete(resources.pods, { namespace: pod.metadata?.namespace ?? '', name }, { uid: pod.metadata?.uid });
+      changed = true;
+      deps.events.event(subject(cs), 'Normal', 'SuccessfulDelete', `succeed to delete pod ${name}`);
+    } catch (err) {
+      deps.scaleExpectations.observe(round.key, name);
+      if (isNotFound(err)) continue;
+      deps.events.event(subject(cs), 'Warning', 'FailedDelete', `failed to delete pod ${name}: ${(err as Error).message}`);
+      return { changed, error: err as Error };
+    }
+    try {
+      await deleteClaimsOf(round, pod);
+    } catch (err) {
+      return { changed, error: err as Error };
+    }
+  }
+  return { changed };
+}
+
 async function createSlowStart(round: Round, pods: Pod[]): Promise<Error | undefined> {
   const { deps, cs } = round;
+  const existing = new Set(round.claims.map((c) => c.metadata?.name ?? ''));
   let next = 0;
   for (let batch = 1; next < pods.length; batch *= 2) {
     const chunk = pods.slice(next, next + batch);
@@ -63,6 +92,12 @@ async function createSlowStart(round: Round, pods: Pod[]): Promise<Error | undef
     let failed: Error | undefined;
     await forEachLimit(chunk, CREATES_IN_FLIGHT, async (pod) => {
       const name = pod.metadata?.name ?? '';
+      try {
+        await createClaims(round, pod, existing);
+      } catch (err) {
+        failed ??= err as Error;
+        return;
+      }
       deps.scaleExpectations.expect(round.key, name);
       try {
         await deps.rest.create(resources.pods, pod);

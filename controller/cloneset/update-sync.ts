@@ -5,14 +5,15 @@ import { PodRevisionLabel, PodTemplateHashLabel, SpecifiedDeleteLabel } from '..
 import type { Pod } from '../../shared/api/meta.js';
 import { calculateDiffs } from '../../shared/domain/cloneset/diff.js';
 import { rfc3339 } from '../../shared/domain/cloneset/inplace-annotations.js';
-import { inPlaceUpdateSpec, refreshInPlace, setLifecycleState, startInPlaceUpdate } from '../../shared/domain/cloneset/inplace.js';
-import { nextLifecycleState } from '../../shared/domain/cloneset/lifecycle.js';
-import { lifecycleState, matchesRevision } from '../../shared/domain/cloneset/pod-predicates.js';
+import { inPlaceUpdateSpec, refreshInPlace, startInPlaceUpdate } from '../../shared/domain/cloneset/inplace.js';
+import { inPlaceGate, nextLifecycleState } from '../../shared/domain/cloneset/lifecycle.js';
+import { matchesRevision } from '../../shared/domain/cloneset/pod-predicates.js';
 import { hashOf, revisionTemplate } from '../../shared/domain/cloneset/revision.js';
 import { limitUpdates, updateCandidates } from '../../shared/domain/cloneset/update.js';
 import { forEachLimit } from '../../shared/concurrency.js';
 import { patchPodStatus, updatePod } from '../sidecarset/pod-writes.js';
 import { at, FIELD_MANAGER, requeueAfter, subject, type Round } from './context.js';
+import { writeLifecycle } from './lifecycle-write.js';
 import { inPlaceNotReadyPatch, inPlaceReadyPatch } from './pod-conditions.js';
 import { sortForUpdate } from './update-order.js';
 
@@ -71,18 +72,23 @@ async function refreshPod(round: Round, pod: Pod, now: string): Promise<boolean>
     base = await patchPodStatus(round.deps.rest, at(pod), ready, FIELD_MANAGER);
     expectWritten(round, base);
   }
-  const next = nextLifecycleState(pod);
-  const missingHash = pod.metadata?.labels?.[PodTemplateHashLabel] === undefined && pod.metadata?.labels?.[PodRevisionLabel] !== undefined;
-  if (next || missingHash) {
+  let wrote = !!ready;
+  const lc = round.cs.spec?.lifecycle;
+  const next = nextLifecycleState(pod, lc, round.revisions.update.metadata.name);
+  if (next && await writeLifecycle(round, pod, { state: next, markPodNotReady: !!lc?.inPlaceUpdate?.markPodNotReady })) {
+    wrote = true;
+    base = undefined; // the state patch moved the pod on: read it afresh
+  }
+  if (pod.metadata?.labels?.[PodTemplateHashLabel] === undefined && pod.metadata?.labels?.[PodRevisionLabel] !== undefined) {
     await writePod(round, base, at(pod), (p) => {
-      if (next && lifecycleState(p) !== next) setLifecycleState(p, next, round.nowMs);
       const labels = (p.metadata ??= {}).labels ??= {};
-      if (labels[PodTemplateHashLabel] === undefined && labels[PodRevisionLabel] !== undefined) labels[PodTemplateHashLabel] = hashOf(labels[PodRevisionLabel]);
+      if (labels[PodTemplateHashLabel] !== undefined || labels[PodRevisionLabel] === undefined) return false;
+      labels[PodTemplateHashLabel] = hashOf(labels[PodRevisionLabel]);
       return true;
     });
-    return true;
+    wrote = true;
   }
-  return !!ready;
+  return wrote;
 }
 
 export async function syncUpdate(round: Round): Promise<Error | undefined> {
@@ -119,9 +125,14 @@ async function updateOne(round: Round, pod: Pod, target: Round['revisions']['upd
     const newT = revisionTemplate(target);
     const spec = oldT && newT ? inPlaceUpdateSpec(oldT, newT, rev) : undefined;
     if (spec) {
-      const state = lifecycleState(pod);
-      if (!['', 'PreparingNormal', 'Normal', 'Updating', 'Updated', 'PreparingUpdate'].includes(state)) {
-        throw new Error(`not allowed to in-place update pod ${name} in state ${state}`);
+      const lc = cs.spec?.lifecycle;
+      const gate = inPlaceGate(pod, lc);
+      if (gate.kind === 'refuse') throw new Error(gate.message);
+      if (gate.kind === 'wait') return;
+      if (gate.kind === 'prepare') {
+        await writeLifecycle(round, pod, { state: 'PreparingUpdate', markPodNotReady: !!lc?.inPlaceUpdate?.markPodNotReady,
+          ...(gate.readdHook && lc?.inPlaceUpdate ? { readdHook: lc.inPlaceUpdate } : {}) });
+        return;
       }
       const grace = cs.spec?.updateStrategy?.inPlaceUpdateStrategy?.gracePeriodSeconds ?? 0;
       try {

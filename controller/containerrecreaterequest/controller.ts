@@ -1,7 +1,7 @@
 // containerrecreaterequest-controller (spec/daemon-and-controllers.md §4.3): the manager's half of a CRR — holding
 // the pod not-ready for the daemon, copying container readiness into the CRR, the response timeout, the active
 // deadline, TTL deletion and releasing the pod at the end. Decisions are planReconcile's; this file does the I/O.
-import type { KubernetesObject, V1PodCondition } from '@kubernetes/client-node';
+import type { KubernetesObject } from '@kubernetes/client-node';
 import {
   CRRActiveLabel, CRRPodUIDLabel, CRRSyncContainerStatusesAnnotation, CRRUnreadyAcquiredKey,
   type ContainerRecreateRequest,
@@ -14,6 +14,7 @@ import { isConflict, type KubeRest } from '../../shared/kube/rest.js';
 import type { Controller } from '../types.js';
 import { planReconcile, type Action } from './plan.js';
 import { addNotReadyKey, removeNotReadyKey, type NotReadyHolder } from './pod-readiness.js';
+import { updatePodConditions } from './pod-readiness-write.js';
 
 type Crr = ContainerRecreateRequest & KubernetesObject;
 type PodObj = Pod & KubernetesObject;
@@ -127,7 +128,7 @@ async function perform(rest: KubeRest, crr: Crr, action: Action, nowMs: number):
     case 'acquire-pod-not-ready':
     case 'release-pod-not-ready': {
       const change = action.type === 'acquire-pod-not-ready' ? addNotReadyKey : removeNotReadyKey;
-      await updatePodConditions(rest, { namespace: where.namespace, name: crr.spec?.podName ?? '' }, (pod) => change(pod, holderOf(crr), rfc3339(nowMs)));
+      await updatePodConditions(rest, { namespace: where.namespace, name: crr.spec?.podName ?? '' }, (pod) => change(pod, holderOf(crr), rfc3339(nowMs)), FIELD_MANAGER);
       return;
     }
   }
@@ -152,16 +153,5 @@ function updateFinalizers(rest: KubeRest, where: { namespace: string; name: stri
     if (has === add) return;
     const next = add ? [...finalizers, CRRUnreadyAcquiredKey] : finalizers.filter((f) => f !== CRRUnreadyAcquiredKey);
     await rest.replace(resources.containerRecreateRequests, { ...fresh, metadata: { ...fresh.metadata, finalizers: next } }, { fieldManager: FIELD_MANAGER });
-  });
-}
-
-/** Read-modify-write of pods/status conditions; a pod that is gone or needs no change is left alone. */
-function updatePodConditions(rest: KubeRest, where: { namespace: string; name: string }, change: (pod: Pod) => V1PodCondition[] | null): Promise<void> {
-  return onConflictRetry(async () => {
-    const pod = await rest.find<PodObj>(resources.pods, where);
-    if (!pod) return;
-    const conditions = change(pod);
-    if (!conditions) return;
-    await rest.replace(resources.pods, { ...pod, status: { ...pod.status, conditions } }, { subresource: 'status', fieldManager: FIELD_MANAGER });
   });
 }

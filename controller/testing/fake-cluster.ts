@@ -160,6 +160,8 @@ const MERGE_KEYS: Record<string, string> = { containers: 'name', initContainers:
  * `$patch: delete` elements remove theirs, as the apiserver's strategic merge does for these fields.
  */
 export function mergePatch(target: unknown, patch: unknown, strategic: boolean, field = ''): unknown {
+  // metadata.finalizers is a merge list of strings: a strategic patch adds its entries.
+  if (strategic && field === 'finalizers' && Array.isArray(patch)) return [...new Set([...(Array.isArray(target) ? target : []), ...patch])];
   if (strategic && Array.isArray(patch) && MERGE_KEYS[field]) {
     const k = MERGE_KEYS[field]!;
     const out = Array.isArray(target) ? [...(target as Record<string, unknown>[])] : [];

@@ -11,6 +11,7 @@ import { e2eFeatureGates } from './cluster/feature-gates.js';
 import { fromSources } from './cluster/manager-command.js';
 import { readState, teardown, writeState, type StackState } from './cluster/state.js';
 import { DemoStepFailed, runDemo } from './demo.js';
+import { optionalSteps } from './demo-optional.js';
 import { helmInstall, localValues, waitForRelease } from './node/helm-install.js';
 import { launchRealNode } from './node/launch.js';
 import { stopRealNode } from './node/stop.js';
@@ -102,12 +103,18 @@ async function main(argv: string[]): Promise<number> {
   const [cmd, ...rest] = argv;
   if (cmd === 'down') { await down(); say('stopped'); return 0; }
   if (cmd === 'up' || cmd === 'demo') {
+    const unknown = cmd === 'demo' ? rest.filter((n) => !(n in optionalSteps)) : rest;
+    if (unknown.length) {
+      process.stderr.write(`unknown ${cmd === 'demo' ? 'optional demo step' : 'argument'} ${unknown.join(' ')}; optional demo steps:\n` +
+        Object.entries(optionalSteps).map(([n, st]) => `  ${n}: ${st.summary}\n`).join(''));
+      return 2;
+    }
     const s = await up();
     let code = 0;
     if (cmd === 'demo') {
       const t = Date.now();
       try {
-        await runDemo({ kubeconfig: s.kubeconfig, examples: join(repoRoot, 'e2e/cluster/examples'), realNode: s.realNode?.name });
+        await runDemo({ kubeconfig: s.kubeconfig, examples: join(repoRoot, 'e2e/cluster/examples'), realNode: s.realNode?.name, optional: rest });
         say(`demo replayed in ${((Date.now() - t) / 1000).toFixed(1)} s`);
       } catch (err) {
         if (!(err instanceof DemoStepFailed)) throw err;
@@ -131,7 +138,7 @@ async function main(argv: string[]): Promise<number> {
       await down(process.env.KRUISE_TS_KEEP_LOGS === '1');
     }
   }
-  process.stderr.write('usage: cli.ts up | demo | down | run -- CMD [ARGS...]\n');
+  process.stderr.write(`usage: cli.ts up | demo [${Object.keys(optionalSteps).join(' | ')}]... | down | run -- CMD [ARGS...]\n`);
   return 2;
 }
 

@@ -3,9 +3,11 @@
 // sidecar, the image patch upgrading sidecar1 in place (same pod, RESTARTS 1), the 3-replica Deployment (05) with
 // sidecars, and the ResourceDistribution (12) copies. Pods go to the real node when there is one (kwok fakes them
 // otherwise, and the in-place restart, which needs a kubelet, is left out). Every wait has a timeout and a failed
-// step stops the demo with what was being waited for; the cluster is left running either way.
+// step stops the demo with what was being waited for; the cluster is left running either way. Optional steps
+// (`bash e2e/cluster.sh demo STEP...`, listed in demo-optional.ts) run after it, in the order given.
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
+import { optionalSteps } from './demo-optional.js';
 import { REAL_NODE_LABEL, REAL_NODE_TAINT } from './node/start.js';
 
 export interface DemoOptions {
@@ -14,14 +16,16 @@ export interface DemoOptions {
   examples: string;
   /** The real node's name, if the cluster has one. */
   realNode?: string;
+  /** Names of optional steps (demo-optional.ts) to run after the default demo. */
+  optional?: readonly string[];
 }
 
 type PodJson = { metadata: { uid: string }; status: { containerStatuses?: { name: string; ready: boolean; restartCount: number; image: string }[] } };
 
 export class DemoStepFailed extends Error {}
 
-/** Runs the demo; throws DemoStepFailed naming the step that failed or timed out. */
-export async function runDemo(o: DemoOptions): Promise<void> {
+/** The demo's commands: printed and run, JSON reads, bounded waits, and pinning to the real node. */
+export function demoTools(o: DemoOptions) {
   const env = { ...process.env, KUBECONFIG: o.kubeconfig };
   const show = (cmd: string) => {
     process.stdout.write(`\n$ ${cmd}\n`);
@@ -49,7 +53,23 @@ export async function runDemo(o: DemoOptions): Promise<void> {
   const applyPinned = (file: string, patch: object | undefined) => patch
     ? `kubectl patch --local -f ${file} --type=merge -p '${JSON.stringify(patch)}' -o yaml | kubectl apply -f -`
     : `kubectl apply -f ${file}`;
+  return { env, show, json, waitFor, ex, pin, applyPinned };
+}
+export type DemoTools = ReturnType<typeof demoTools>;
 
+/** Runs the demo, then the optional steps asked for; throws DemoStepFailed naming the step that failed or timed out. */
+export async function runDemo(o: DemoOptions): Promise<void> {
+  const steps = (o.optional ?? []).map((name) => {
+    const step = optionalSteps[name];
+    if (!step) throw new DemoStepFailed(`no optional step ${JSON.stringify(name)}; there are: ${Object.keys(optionalSteps).join(', ')}`);
+    return step;
+  });
+  const t = demoTools(o);
+  await defaultDemo(o, t);
+  for (const step of steps) await step.run(o, t);
+}
+
+async function defaultDemo(o: DemoOptions, { env, show, json, waitFor, ex, pin, applyPinned }: DemoTools): Promise<void> {
   show('kubectl get nodes -o wide');
   // kruise-ts as `helm install` put it: the manager Deployments' pods on the real node (none without one).
   show('kubectl get pods -n kruise-system -o wide');

@@ -14,6 +14,7 @@ const kruise = (plural: string, kind: string, namespaced: boolean): Resource => 
 
 export const resources = {
   pods: core('pods', 'Pod'),
+  persistentVolumeClaims: core('persistentvolumeclaims', 'PersistentVolumeClaim'),
   nodes: core('nodes', 'Node', false),
   namespaces: core('namespaces', 'Namespace', false),
   configMaps: core('configmaps', 'ConfigMap'),

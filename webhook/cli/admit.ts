@@ -23,7 +23,11 @@ const routesByKind: Record<string, { group: string; resource: string; paths: str
   ImagePullJob: { group: 'apps.kruise.io', resource: 'imagepulljobs', paths: ['/mutate-apps-kruise-io-imagepulljob', '/validate-apps-kruise-io-imagepulljob'] },
   NodeImage: { group: 'apps.kruise.io', resource: 'nodeimages', paths: ['/mutate-apps-kruise-io-nodeimage', '/validate-apps-kruise-io-nodeimage'] },
   ResourceDistribution: { group: 'apps.kruise.io', resource: 'resourcedistributions', paths: ['/validate-apps-kruise-io-v1alpha1-resourcedistribution'] },
+  CloneSet: { group: 'apps.kruise.io', resource: 'clonesets', paths: ['/mutate-apps-kruise-io-v1alpha1-cloneset', '/validate-apps-kruise-io-v1alpha1-cloneset'] },
 };
+
+/** Namespaced kinds whose handlers read the request's namespace (pod lookups), defaulted as kubectl does. */
+const inDefaultNamespace = new Set(['Pod', 'ContainerRecreateRequest', 'CloneSet']);
 
 export type Verdict = { allowed: true; object: KubeDocument; warning?: string } | { allowed: false; reason: string };
 
@@ -99,7 +103,7 @@ export function offlineAdmission(input: KubeDocument[], opts: { now?: () => Date
     if (!target) return { allowed: true, object: doc };
     let object: KubeDocument = structuredClone(doc);
     let warning: string | undefined;
-    const namespace = doc.kind === 'Pod' || doc.kind === 'ContainerRecreateRequest' ? (doc.metadata?.namespace ?? 'default') : doc.metadata?.namespace;
+    const namespace = inDefaultNamespace.has(doc.kind ?? '') ? (doc.metadata?.namespace ?? 'default') : doc.metadata?.namespace;
     for (const path of target.paths) {
       const route = routes.get(path);
       if (!route) continue; // not wired in this build: the webhook would not serve it either

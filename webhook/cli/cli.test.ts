@@ -186,3 +186,15 @@ test('inject with a v1beta1 SidecarSet gives the pod exactly what its v1alpha1 f
   assert.deepEqual(outs[0].spec.containers.map((c: any) => c.name), ['sidecar1', 'app']);
   assert.deepEqual(outs[1], outs[0]);
 });
+
+test('validate admits the article\'s CloneSet (defaulted first: it has no updateStrategy) and refuses bad ones with upstream\'s messages', async () => {
+  const r = await cli(['validate', '-f', ex('07b-hotupgrade-cloneset.yaml')]);
+  assert.equal(r.stdout, 'allowed CloneSet/busybox\n');
+  assert.equal(r.code, 0, r.stderr);
+  const bad = 'apiVersion: apps.kruise.io/v1alpha1\nkind: CloneSet\nmetadata: {name: web}\nspec:\n  replicas: 2\n  selector: {matchLabels: {app: web}}\n' +
+    '  scaleStrategy: {podsToDelete: [web-abcde]}\n  template:\n    metadata: {labels: {app: web}}\n    spec: {restartPolicy: Never, containers: [{name: c, image: nginx}]}\n';
+  const denied = await cli(['validate', '-f', '-'], bad);
+  assert.equal(denied.code, 1);
+  assert.equal(denied.stdout, 'denied CloneSet/web: [spec.template.spec.restartPolicy: Unsupported value: "Never": supported values: "Always", ' +
+    'spec.scaleStrategy.podsToDelete: Invalid value: "web-abcde": find pod web-abcde failed: pods "web-abcde" not found]\n');
+});

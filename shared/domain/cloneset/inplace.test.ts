@@ -46,7 +46,7 @@ describe('in-place update (spec §3.8, §6 V7)', () => {
     assert.equal(pod.metadata?.annotations?.['apps.kruise.io/inplace-update-state'],
       '{"revision":"rev_new","updateTimestamp":"2025-06-01T12:00:00Z","lastContainerStatuses":{"c1":{"imageID":"image-id-xyz"}},"updateImages":true,"containerBatchesRecord":[{"timestamp":"2025-06-01T12:00:00Z","containers":["c1"]}]}');
     assert.equal(isInPlaceComplete(pod), false, 'the container still runs the old image');
-    assert.equal(nextLifecycleState(pod), undefined);
+    assert.equal(nextLifecycleState(pod, undefined, 'rev_new'), undefined);
   });
 
   it('case "inplace update with grace period": image kept, grace annotation, Refresh patches after the grace', () => {
@@ -68,7 +68,7 @@ describe('in-place update (spec §3.8, §6 V7)', () => {
     const restarted = structuredClone(pod);
     restarted.status!.containerStatuses![0] = { ...restarted.status!.containerStatuses![0]!, imageID: 'image-id-new', image: 'foo2:latest' };
     assert.equal(refreshInPlace(restarted, T0).kind, 'complete');
-    assert.equal(nextLifecycleState(restarted), 'Normal');
+    assert.equal(nextLifecycleState(restarted, undefined, 'rev_new'), 'Normal');
     const sameId = structuredClone(pod);
     sameId.status!.containerStatuses![0]!.image = 'foo2:latest';
     assert.equal(isInPlaceComplete(sameId), true);

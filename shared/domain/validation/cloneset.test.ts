@@ -67,8 +67,15 @@ describe('CloneSet validation (spec §4, §6 V9; v1.8.4 wording)', () => {
   });
   it('only the listed spec fields may change', () => assert.equal(msg(web((c) => { c.spec!.selector = { matchLabels: { app: 'web', x: 'y' } }; c.spec!.template.metadata!.labels!.x = 'y'; }), web()),
     "spec: Forbidden: updates to cloneset spec for fields other than 'replicas', 'template', 'lifecycle', 'scaleStrategy', 'updateStrategy', 'minReadySeconds', 'volumeClaimTemplates' and 'revisionHistoryLimit' are forbidden"));
-  it('lifecycle hooks and volumeClaimTemplates are refused, naming the field', () => {
-    assert.equal(msg(web((c) => { c.spec!.lifecycle = { preDelete: { finalizersHandler: ['x/y'] } }; })), 'spec.lifecycle.preDelete: Forbidden: lifecycle hooks are not supported by kruise-ts');
-    assert.equal(msg(web((c) => { c.spec!.volumeClaimTemplates = [{ metadata: { name: 'd' } }]; })), 'spec.volumeClaimTemplates: Forbidden: volumeClaimTemplates are not supported by kruise-ts');
+  it('lifecycle hooks and volumeClaimTemplates are accepted', () => {
+    ok(web((c) => { c.spec!.lifecycle = { preDelete: { finalizersHandler: ['x/y'], markPodNotReady: true }, inPlaceUpdate: { labelsHandler: { hold: 'true' } } }; }));
+    ok(web((c) => { c.spec!.volumeClaimTemplates = [{ metadata: { name: 'd' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } }]; }));
+  });
+  it('a volumeClaimTemplate named like a template volume is a duplicate volume, as upstream mocks them into the pod', () => {
+    const v = validateCloneSet(web((c) => {
+      c.spec!.template.spec!.volumes = [{ name: 'd', emptyDir: {} }];
+      c.spec!.volumeClaimTemplates = [{ metadata: { name: 'd' } }];
+    }), undefined, ctx);
+    assert.ok(v.some((x) => x.field === 'spec.template.spec.volumes[1].name' && x.type === 'Duplicate value'), JSON.stringify(v));
   });
 });

@@ -1,6 +1,5 @@
 // CloneSet validation as OpenKruise v1.8.4's validating webhook (spec/cloneset.md §4 A-C, the [1.8.4] variants):
-// field errors in upstream's order and wording, plus kruise-ts's refusal of what it does not implement (lifecycle
-// hooks, volumeClaimTemplates), naming the field. Pure: pods named in podsToDelete come through `ctx.getPod`.
+// field errors in upstream's order and wording. Pure: pods named in podsToDelete come through `ctx.getPod`.
 import fjp from 'fast-json-patch';
 import type { CloneSet } from '../../api/cloneset.js';
 import type { IntOrString, LabelSelector, Pod } from '../../api/meta.js';
@@ -64,7 +63,10 @@ function validateSelectorAndTemplate(cs: CloneSet, out: Violation[]): void {
   out.push(...validateLabels(labels, 'spec.template.metadata.labels'));
   const podSpec = spec.template?.spec;
   if (!podSpec?.containers?.length) out.push({ field: 'spec.template.spec.containers', type: 'Required value', detail: '' });
-  for (const v of validatePodSpecSubset(podSpec ?? {})) out.push({ ...v, field: v.field.replace(/^spec\./, 'spec.template.spec.') });
+  // As upstream, one PVC volume per volumeClaimTemplate is added before the pod checks (a clash is a duplicate name).
+  const claimVolumes = (spec.volumeClaimTemplates ?? []).map((t) => ({ name: t.metadata?.name ?? '', persistentVolumeClaim: { claimName: t.metadata?.name ?? '' } }));
+  const checked = claimVolumes.length ? { ...(podSpec ?? {}), volumes: [...(podSpec?.volumes ?? []), ...claimVolumes] } : (podSpec ?? {});
+  for (const v of validatePodSpecSubset(checked)) out.push({ ...v, field: v.field.replace(/^spec\./, 'spec.template.spec.') });
   const rp = podSpec?.restartPolicy;
   if (rp && rp !== 'Always') out.push({ field: 'spec.template.spec.restartPolicy', type: 'Unsupported value', value: rp, detail: 'supported values: "Always"' });
   if (podSpec?.activeDeadlineSeconds !== undefined && podSpec.activeDeadlineSeconds !== null) {
@@ -139,15 +141,6 @@ function validateScatter(terms: { key: string; value: string }[] | undefined, ou
   }
 }
 
-/** What kruise-ts cannot honour: refused so it is never silently ignored (docs/compatibility.md). */
-function validateUnsupported(cs: CloneSet, out: Violation[]): void {
-  const lc = cs.spec?.lifecycle;
-  for (const hook of ['preDelete', 'inPlaceUpdate', 'preNormal'] as const) {
-    if (lc?.[hook]) out.push({ field: `spec.lifecycle.${hook}`, type: 'Forbidden', detail: 'lifecycle hooks are not supported by kruise-ts' });
-  }
-  if (cs.spec?.volumeClaimTemplates?.length) out.push({ field: 'spec.volumeClaimTemplates', type: 'Forbidden', detail: 'volumeClaimTemplates are not supported by kruise-ts' });
-}
-
 /** validateCloneSet: ObjectMeta, then the spec rules of §4 A in order. */
 export function validateCloneSetCreate(cs: CloneSet, old: CloneSet | undefined, ctx: CloneSetValidationContext): Violation[] {
   const out: Violation[] = [];
@@ -158,7 +151,6 @@ export function validateCloneSetCreate(cs: CloneSet, old: CloneSet | undefined, 
   validateSelectorAndTemplate(cs, out);
   validateScaleStrategy(cs, old, ctx, out);
   validateUpdateStrategy(cs, out);
-  validateUnsupported(cs, out);
   return dedupe(out);
 }
 
