@@ -131,12 +131,42 @@ test('pull secrets: copied into kruise-daemon-config, listed in the NodeImages, 
   await w.run();
   const copies = (await w.cluster.rest.list<V1Secret>(resources.secrets)).items.filter((s) => s.metadata?.namespace === 'kruise-daemon-config');
   assert.equal(copies.length, 1);
-  assert.deepEqual(w.ni('n1').spec!.images![IMAGE]!.pullSecrets, [{ namespace: 'kruise-daemon-config', name: copies[0]!.metadata!.name }]);
+  assert.deepEqual(w.ni('n1').spec!.images![IMAGE]!.pullSecrets, [{ namespace: 'kruise-daemon-config', name: copies[0]!.metadata!.name, mode: 'batch' }]);
   assert.equal(copies[0]!.metadata?.annotations?.['imagepulljobs.kruise.io/references'], 'ns/j');
   w.report('n1', 'Succeeded');
   await w.run();
   assert.ok(w.getJob()?.status?.completionTime);
   assert.equal((await w.cluster.rest.list<V1Secret>(resources.secrets)).items.filter((s) => s.metadata?.namespace === 'kruise-daemon-config').length, 0);
+});
+
+test('two jobs listing one source share one copy; it goes when the last of them is deleted (v1.9 batch mode)', async () => {
+  const w = world({ parallelism: 5, selector: { names: ['n1'] }, pullSecrets: ['reg'] });
+  w.cluster.seed<V1Secret>(resources.secrets, { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'reg', namespace: 'ns' }, data: { k: 'djE=' } });
+  await w.run();
+  w.cluster.seed<ImagePullJob>(resources.imagePullJobs, { ...w.job, metadata: { name: 'k', namespace: 'ns', finalizers: ['apps.kruise.io/deletion-protection'] },
+    spec: { ...w.job.spec!, image: `${IMAGE}:2` } });
+  await w.run();
+  const copies = await daemonCopies(w.cluster);
+  assert.deepEqual(copies.map((c) => c.metadata?.annotations?.['imagepulljobs.kruise.io/references']), ['ns/j,ns/k']);
+  assert.deepEqual(w.ni('n1').spec!.images![IMAGE]!.pullSecrets, [{ namespace: 'kruise-daemon-config', name: copies[0]!.metadata!.name, mode: 'batch' }],
+    'both tags of the image use the one copy');
+  await w.cluster.rest.delete(resources.imagePullJobs, { namespace: 'ns', name: 'j' });
+  await w.run();
+  assert.deepEqual((await daemonCopies(w.cluster)).map((c) => c.metadata?.annotations?.['imagepulljobs.kruise.io/references']), ['ns/k'], 'kept for the other job');
+  await w.cluster.rest.delete(resources.imagePullJobs, { namespace: 'ns', name: 'k' });
+  await w.run();
+  assert.deepEqual(await daemonCopies(w.cluster), [], 'the last job out deletes it');
+});
+
+test('a copy written by v1.8 (per job, no mode) is reused and referenced without mode', async () => {
+  const w = world({ parallelism: 5, selector: { names: ['n1'] }, pullSecrets: ['reg'] });
+  w.cluster.seed<V1Secret>(resources.secrets, { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'reg', namespace: 'ns' }, data: { k: 'djE=' } });
+  w.cluster.seed<V1Secret>(resources.secrets, { apiVersion: 'v1', kind: 'Secret', data: { k: 'djE=' }, metadata: { name: 'reg-x7k2p', namespace: 'kruise-daemon-config',
+    labels: { 'imagepulljobs.kruise.io/source-uid': 'old' }, annotations: { 'imagepulljobs.kruise.io/source-key': 'ns/reg', 'imagepulljobs.kruise.io/references': 'ns/old-job' } } });
+  await w.run();
+  const copies = await daemonCopies(w.cluster);
+  assert.deepEqual(copies.map((c) => [c.metadata?.name, c.metadata?.annotations?.['imagepulljobs.kruise.io/references']]), [['reg-x7k2p', 'ns/j,ns/old-job']]);
+  assert.deepEqual(w.ni('n1').spec!.images![IMAGE]!.pullSecrets, [{ namespace: 'kruise-daemon-config', name: 'reg-x7k2p' }]);
 });
 
 const daemonCopies = async (c: FakeCluster) => (await c.rest.list<V1Secret>(resources.secrets)).items.filter((s) => s.metadata?.namespace === 'kruise-daemon-config');

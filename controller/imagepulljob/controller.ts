@@ -135,7 +135,9 @@ export const imagePullJobController: Controller = {
       if (plan.missing.length) log.warn({ secrets: plan.missing }, 'pull secrets not found; pulling without them');
       if (plan.create.length || plan.update.length) {
         const ns = namespaces.get(config.daemonConfigNamespace);
-        if (!ns || ns.metadata?.deletionTimestamp) throw new Error(`namespace ${config.daemonConfigNamespace} for pull-secret copies is ${ns ? 'terminating' : 'missing'}`);
+        // Upstream's messages: the Get error, or namespaceIsActive's.
+        if (!ns) throw new Error(`namespaces "${config.daemonConfigNamespace}" not found`);
+        if (ns.metadata?.deletionTimestamp) throw new Error(`namespace(${config.daemonConfigNamespace}) is being deleted`);
       }
       await applySecretPlan(rest, plan);
 
