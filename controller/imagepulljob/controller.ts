@@ -38,7 +38,7 @@ export const NODEIMAGE_EVENT_DELAY_MS = 100;
 export interface ImagePullJobControllerOptions {
   /**
    * Wake only the jobs whose own tag (or whole image) a NodeImage update changed (kruise#2483, spec/openkruise-v1.9.md
-   * §7.3). On by default; off is the pre-v1.9 behaviour every job targeting or owning a tag there is woken, kept for
+   * §7.3). On by default; off is the pre-v1.9 behaviour (every job targeting or owning a tag there is woken), kept for
    * bench/imagepulljob-storm to measure against.
    */
   tagLevelNodeImageEvents?: boolean;
