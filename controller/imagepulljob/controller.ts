@@ -66,10 +66,19 @@ export const imagePullJobController: Controller & { setup(deps: ControllerDeps, 
     const lastStatusWrite = new Map<string, number>();
     const policy = { defaultTtlSecondsForAlways: config.defaultTtlSecondsForAlwaysNodeImage };
     const podsOnNode = (node: string) => pods.list().filter((p) => p.spec?.nodeName === node);
+    /** Parsed spec.image per cached job object (a new object on every job update; old ones are collected). */
+    const parsedImages = new WeakMap<ImagePullJob, { name: string; tag: string } | undefined>();
     const watchState = {
       jobs: () => jobCache.list(), lastTargets, index,
       mayTarget: (j: ImagePullJob, ni: NodeImage) => mayTarget(j, ni, () => podsOnNode(ni.metadata?.name ?? '')),
-      imageOf: (j: ImagePullJob) => { try { return normalizeImageRef(j.spec?.image ?? ''); } catch { return undefined; } },
+      imageOf: (j: ImagePullJob) => {
+        if (!parsedImages.has(j)) {
+          let image: { name: string; tag: string } | undefined;
+          try { image = normalizeImageRef(j.spec?.image ?? ''); } catch { image = undefined; }
+          parsedImages.set(j, image);
+        }
+        return parsedImages.get(j);
+      },
     };
     /** Each NodeImage as its last event showed it: the cache passes only the new object (shared/kube/informer.ts). */
     const lastSeen = new Map<string, NodeImage>();
