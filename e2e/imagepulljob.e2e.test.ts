@@ -194,15 +194,16 @@ describe('NodeImage and ImagePullJob controllers', { skip: typeof s === 'string'
       const cfg = (pw: string) => Buffer.from(JSON.stringify({ auths: { 'registry.example.com': { username: 'u', password: pw } } })).toString('base64');
       kubectlOk(['create', '-n', ns, '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'regcred', labels: { team: 'a' } },
         type: 'kubernetes.io/dockerconfigjson', data: { '.dockerconfigjson': cfg('one') } }));
-      const src = getJson<{ metadata: { uid: string } }>(['secret', '-n', ns, 'regcred']);
       createJob('secrets', { image: 'registry.example.com/team/app:7', parallelism: 1, selector: { names: ['kwok-node-3'] }, pullSecrets: ['regcred'], completionPolicy: { type: 'Always' } });
       interface Secret { metadata: { name: string; labels?: Record<string, string>; annotations?: Record<string, string> }; data?: Record<string, string> }
       const copies = () => getJson<{ items: Secret[] }>(['secret', '-n', DAEMON_NS]).items.filter((x) => x.metadata.annotations?.['imagepulljobs.kruise.io/source-key'] === `${ns}/regcred`);
       const copy = await eventually('copy made', () => copies()[0], 30_000);
-      assert.match(copy.metadata.name, /^regcred-[a-z0-9]{5}$/);
-      assert.equal(copy.metadata.labels?.['imagepulljobs.kruise.io/source-uid'], src.metadata.uid);
+      // v1.9 shared copies: `<source>-<6 hex>`, mode batch, no source-uid label (spec/openkruise-v1.9.md §7.1).
+      assert.match(copy.metadata.name, /^regcred-[0-9a-f]{6}$/);
+      assert.equal(copy.metadata.labels?.['imagepulljobs.kruise.io/source-uid'], undefined);
       assert.equal(copy.metadata.labels?.team, 'a');
       assert.equal(copy.metadata.annotations?.['imagepulljobs.kruise.io/references'], `${ns}/secrets`);
+      assert.equal(copy.metadata.annotations?.['imagepulljobs.kruise.io/mode'], 'batch');
       assert.equal(copy.data?.['.dockerconfigjson'], cfg('one'));
       const refs = () => (nodeImage('kwok-node-3')?.spec?.images?.['registry.example.com/team/app']?.pullSecrets ?? []).map((r) => `${r.namespace}/${r.name}`);
       await eventually('the NodeImage refers to the copy, not the source', () => refs().join() === `${DAEMON_NS}/${copy.metadata.name}`, 30_000);
@@ -212,8 +213,37 @@ describe('NodeImage and ImagePullJob controllers', { skip: typeof s === 'string'
       assert.equal(copies().length, 1);
       reportPull('kwok-node-3', 'registry.example.com/team/app', '7', 'Succeeded');
       await eventually('completed', () => job('secrets')?.status?.completionTime, 30_000);
+      const denied = kubectl(['patch', 'imagepulljob', '-n', ns, 'secrets', '--type=merge', '-p', JSON.stringify({ spec: { pullSecrets: ['other'] } })]);
+      assert.notEqual(denied.code, 0);
+      assert.match(denied.stderr, /spec.pullSecrets is immutable/);
       await eventually('copy released', () => copies().length === 0, 30_000);
-      await eventually('NodeImage ref to the deleted copy dropped', () => refs().length === 0, 30_000);
+      // A v1alpha1 NodeImage has no `mode` (pruned), so its ref is an ordinary one and goes with the Secret; stored as
+      // v1beta1 the ref says `mode: batch` and stays until the image entry goes with its last tag (§7.1).
+      await eventually('NodeImage ref to the deleted copy dropped, or kept as a batch ref', () => refs().length === 0 ||
+        (nodeImage('kwok-node-3')?.spec?.images?.['registry.example.com/team/app']?.pullSecrets ?? []).every((r) => (r as { mode?: string }).mode === 'batch'), 30_000);
+    });
+
+    it('two jobs listing one Secret share one copy; deleting one keeps it, deleting both removes it (v1.9)', async () => {
+      kubectlOk(['create', '-n', ns, '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'sharedcred' },
+        type: 'kubernetes.io/dockerconfigjson', data: { '.dockerconfigjson': Buffer.from('{"auths":{}}').toString('base64') } }));
+      for (const [name, tag] of [['share-a', '1'], ['share-b', '2']] as const) {
+        createJob(name, { image: `registry.example.com/team/shared:${tag}`, parallelism: 1, selector: { names: ['kwok-node-2'] },
+          pullSecrets: ['sharedcred'], completionPolicy: { type: 'Never' } });
+      }
+      interface Secret { metadata: { name: string; annotations?: Record<string, string> } }
+      const copies = () => getJson<{ items: Secret[] }>(['secret', '-n', DAEMON_NS]).items.filter((x) => x.metadata.annotations?.['imagepulljobs.kruise.io/source-key'] === `${ns}/sharedcred`);
+      const references = () => copies().map((c) => c.metadata.annotations?.['imagepulljobs.kruise.io/references']);
+      await eventually('one copy referencing both jobs', () => references().join(' ') === `${ns}/share-a,${ns}/share-b`, 30_000);
+      const name = copies()[0]!.metadata.name;
+      const refs = () => (nodeImage('kwok-node-2')?.spec?.images?.['registry.example.com/team/shared']?.pullSecrets ?? []).map((r) => `${r.namespace}/${r.name}`);
+      await eventually('both tags on the node, the image listing the one copy', () =>
+        holders('registry.example.com/team/shared', '1', ['kwok-node-2']).length === 1 && holders('registry.example.com/team/shared', '2', ['kwok-node-2']).length === 1 &&
+        refs().join() === `${DAEMON_NS}/${name}`, 30_000);
+      kubectlOk(['delete', 'imagepulljob', '-n', ns, 'share-a']);
+      await eventually('share-a gone, the copy kept for share-b', () => !job('share-a') && references().join(' ') === `${ns}/share-b`, 30_000);
+      assert.equal(copies()[0]?.metadata.name, name, 'the same copy');
+      kubectlOk(['delete', 'imagepulljob', '-n', ns, 'share-b']);
+      await eventually('the last job out deletes the copy', () => !job('share-b') && copies().length === 0, 30_000);
     });
 
     it('bad specs are refused by the validating webhook with the reason', () => {

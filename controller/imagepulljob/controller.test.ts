@@ -8,7 +8,7 @@ import type { NodeImage } from '../../shared/api/node-image.js';
 import { resources } from '../../shared/kube/resources.js';
 import { fakeDeps } from '../testing/deps.js';
 import { FakeCluster, RecordingQueue } from '../testing/fake-cluster.js';
-import { imagePullJobController, NODEIMAGE_EVENT_DELAY_MS } from './controller.js';
+import { imagePullJobController, makeImagePullJobController, NODEIMAGE_EVENT_DELAY_MS, type ImagePullJobControllerOptions } from './controller.js';
 import { recordingInformers } from './recording-informers.js';
 import { SOURCE_RESYNC_MS } from './secret-sources.js';
 import { PROGRESS_WRITE_INTERVAL_MS } from './status-pacing.js';
@@ -16,14 +16,14 @@ import { PROGRESS_WRITE_INTERVAL_MS } from './status-pacing.js';
 const NODES = ['n1', 'n2', 'n3'];
 const IMAGE = 'e2e/app';
 
-function world(spec: Partial<ImagePullJobSpec>, o: { finalizer?: boolean } = {}) {
+function world(spec: Partial<ImagePullJobSpec>, o: { finalizer?: boolean; options?: ImagePullJobControllerOptions } = {}) {
   const cluster = new FakeCluster();
   cluster.seed(resources.namespaces, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'kruise-daemon-config' } });
   for (const n of NODES) cluster.seed<NodeImage>(resources.nodeImages, { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'NodeImage', metadata: { name: n, labels: { zone: n === 'n2' ? 'b' : 'a' } }, spec: {} });
   const { deps, ctx, clock } = fakeDeps(cluster);
   const { informers, requests } = recordingInformers(deps.informers);
   const queue = new RecordingQueue();
-  const reconcile = imagePullJobController.setup({ ...deps, informers }, queue);
+  const reconcile = (o.options ? makeImagePullJobController(o.options) : imagePullJobController).setup({ ...deps, informers }, queue);
   const job = cluster.seed<ImagePullJob>(resources.imagePullJobs, {
     apiVersion: 'apps.kruise.io/v1alpha1', kind: 'ImagePullJob',
     metadata: { name: 'j', namespace: 'ns', ...(o.finalizer === false ? {} : { finalizers: ['apps.kruise.io/deletion-protection'] }) },
@@ -131,12 +131,42 @@ test('pull secrets: copied into kruise-daemon-config, listed in the NodeImages, 
   await w.run();
   const copies = (await w.cluster.rest.list<V1Secret>(resources.secrets)).items.filter((s) => s.metadata?.namespace === 'kruise-daemon-config');
   assert.equal(copies.length, 1);
-  assert.deepEqual(w.ni('n1').spec!.images![IMAGE]!.pullSecrets, [{ namespace: 'kruise-daemon-config', name: copies[0]!.metadata!.name }]);
+  assert.deepEqual(w.ni('n1').spec!.images![IMAGE]!.pullSecrets, [{ namespace: 'kruise-daemon-config', name: copies[0]!.metadata!.name, mode: 'batch' }]);
   assert.equal(copies[0]!.metadata?.annotations?.['imagepulljobs.kruise.io/references'], 'ns/j');
   w.report('n1', 'Succeeded');
   await w.run();
   assert.ok(w.getJob()?.status?.completionTime);
   assert.equal((await w.cluster.rest.list<V1Secret>(resources.secrets)).items.filter((s) => s.metadata?.namespace === 'kruise-daemon-config').length, 0);
+});
+
+test('two jobs listing one source share one copy; it goes when the last of them is deleted (v1.9 batch mode)', async () => {
+  const w = world({ parallelism: 5, selector: { names: ['n1'] }, pullSecrets: ['reg'] });
+  w.cluster.seed<V1Secret>(resources.secrets, { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'reg', namespace: 'ns' }, data: { k: 'djE=' } });
+  await w.run();
+  w.cluster.seed<ImagePullJob>(resources.imagePullJobs, { ...w.job, metadata: { name: 'k', namespace: 'ns', finalizers: ['apps.kruise.io/deletion-protection'] },
+    spec: { ...w.job.spec!, image: `${IMAGE}:2` } });
+  await w.run();
+  const copies = await daemonCopies(w.cluster);
+  assert.deepEqual(copies.map((c) => c.metadata?.annotations?.['imagepulljobs.kruise.io/references']), ['ns/j,ns/k']);
+  assert.deepEqual(w.ni('n1').spec!.images![IMAGE]!.pullSecrets, [{ namespace: 'kruise-daemon-config', name: copies[0]!.metadata!.name, mode: 'batch' }],
+    'both tags of the image use the one copy');
+  await w.cluster.rest.delete(resources.imagePullJobs, { namespace: 'ns', name: 'j' });
+  await w.run();
+  assert.deepEqual((await daemonCopies(w.cluster)).map((c) => c.metadata?.annotations?.['imagepulljobs.kruise.io/references']), ['ns/k'], 'kept for the other job');
+  await w.cluster.rest.delete(resources.imagePullJobs, { namespace: 'ns', name: 'k' });
+  await w.run();
+  assert.deepEqual(await daemonCopies(w.cluster), [], 'the last job out deletes it');
+});
+
+test('a copy written by v1.8 (per job, no mode) is reused and referenced without mode', async () => {
+  const w = world({ parallelism: 5, selector: { names: ['n1'] }, pullSecrets: ['reg'] });
+  w.cluster.seed<V1Secret>(resources.secrets, { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'reg', namespace: 'ns' }, data: { k: 'djE=' } });
+  w.cluster.seed<V1Secret>(resources.secrets, { apiVersion: 'v1', kind: 'Secret', data: { k: 'djE=' }, metadata: { name: 'reg-x7k2p', namespace: 'kruise-daemon-config',
+    labels: { 'imagepulljobs.kruise.io/source-uid': 'old' }, annotations: { 'imagepulljobs.kruise.io/source-key': 'ns/reg', 'imagepulljobs.kruise.io/references': 'ns/old-job' } } });
+  await w.run();
+  const copies = await daemonCopies(w.cluster);
+  assert.deepEqual(copies.map((c) => [c.metadata?.name, c.metadata?.annotations?.['imagepulljobs.kruise.io/references']]), [['reg-x7k2p', 'ns/j,ns/old-job']]);
+  assert.deepEqual(w.ni('n1').spec!.images![IMAGE]!.pullSecrets, [{ namespace: 'kruise-daemon-config', name: 'reg-x7k2p' }]);
 });
 
 const daemonCopies = async (c: FakeCluster) => (await c.rest.list<V1Secret>(resources.secrets)).items.filter((s) => s.metadata?.namespace === 'kruise-daemon-config');
@@ -199,3 +229,16 @@ test('progress reported by many nodes at once is written once per interval; the 
   assert.equal(statusPuts(), before + 2, 'the completion is not held back');
   assert.ok(w.getJob()?.status?.completionTime);
 });
+
+for (const tagLevel of [true, false]) {
+  test(`a daemon report for one tag ${tagLevel ? 'wakes only that tag\'s job (tag-level filter, kruise#2483)' : 'wakes every job of the image (filter off)'}`, async () => {
+    const w = world({ parallelism: 5, selector: { names: ['n1'] } }, { options: { tagLevelNodeImageEvents: tagLevel } });
+    w.cluster.seed<ImagePullJob>(resources.imagePullJobs, { ...w.job, metadata: { name: 'k', namespace: 'ns', finalizers: ['apps.kruise.io/deletion-protection'] },
+      spec: { ...w.job.spec!, image: `${IMAGE}:2` } });
+    await w.run();
+    assert.deepEqual(w.ni('n1').spec!.images![IMAGE]!.tags.map((t) => t.tag), ['1', '2']);
+    w.queue.delayed.clear();
+    w.report('n1', 'Succeeded');
+    assert.deepEqual([...w.queue.delayed.keys()].sort(), tagLevel ? ['ns/j'] : ['ns/j', 'ns/k']);
+  });
+}

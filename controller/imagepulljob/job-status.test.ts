@@ -81,3 +81,24 @@ test('parallelism is IntValue with default 1', () => {
   const cases: [ImagePullJobSpec['parallelism'], number][] = [[undefined, 1], [0, 0], [5, 5], ['7', 7], ['x', 0], ['5abc', 0]];
   for (const [p, want] of cases) assert.equal(parallelismOf(job(p === undefined ? {} : { parallelism: p })), want, String(p));
 });
+
+test('parallelism (kruise#2212): a node whose image status lists only sibling tags counts as pulling, and room is parallelism − active', () => {
+  // An ImageListPullJob's children pull nginx:1.24 and nginx:1.25 on the same nodes: the image has a status entry,
+  // but not for this job's tag yet. v1.8.4 counted such nodes nowhere and released more nodes than parallelism.
+  const sibling = (name: string): NodeImage => {
+    const n = ni(name, {});
+    n.status = { desired: 2, succeeded: 1, failed: 0, pulling: 1, waiting: 0, imageStatuses: { nginx: { tags: [{ tag: '1.24', phase: 'Succeeded', version: 1 }] } } };
+    return n;
+  };
+  const r = computeStatus(input(job({ parallelism: 3 }), [sibling('n1'), sibling('n2'), ni('n3', 'none'), ni('n4', 'none'), ni('n5', 'none')]));
+  assert.deepEqual([r.status.active, r.status.succeeded, r.status.failed], [2, 0, 0]);
+  assert.equal(Math.max(0, parallelismOf(job({ parallelism: 3 })) - r.status.active), 1, 'one more node, not three');
+  assert.deepEqual(r.notSynced, ['n3', 'n4', 'n5']);
+});
+
+test('secrets for already-owned tags (kruise#2483): the node still counts by its tag state and is queued for the secret write', () => {
+  const r = computeStatus(input(job(), [ni('n1', { phase: 'Succeeded', secrets: false }), ni('n2', { phase: 'Pulling', secrets: false })]));
+  assert.deepEqual([r.status.succeeded, r.status.active], [1, 1]);
+  assert.deepEqual(r.needsUpdate, ['n1', 'n2']);
+  assert.deepEqual(r.notSynced, []);
+});

@@ -6,6 +6,7 @@ import { ImagePullJobSecretReferencesAnnotation, type ImagePullJob } from '../..
 import type { Pod } from '../../shared/api/meta.js';
 import type { NodeImage } from '../../shared/api/node-image.js';
 import { matchesLabelSelector } from '../../shared/domain/label-selector.js';
+import { changedTags, concerns } from './changed-tags.js';
 import type { JobRef, OwnerIndex } from './owner-index.js';
 
 export interface WatchState {
@@ -13,6 +14,8 @@ export interface WatchState {
   lastTargets: ReadonlyMap<string, ReadonlySet<string>>;
   index: Pick<OwnerIndex, 'jobsOn'>;
   mayTarget(job: ImagePullJob, ni: NodeImage): boolean;
+  /** The job's image as NodeImages key it (familiar name, tag); undefined when spec.image does not parse. */
+  imageOf(job: ImagePullJob): { name: string; tag: string } | undefined;
 }
 
 const keyOf = (j: ImagePullJob) => `${j.metadata?.namespace}/${j.metadata?.name}`;
@@ -30,6 +33,33 @@ export function jobsForNodeImage(s: WatchState, name: string, ni: NodeImage | un
     const key = keyOf(job);
     if (out.has(key)) continue;
     if (s.lastTargets.get(key)?.has(name) || (ni && s.mayTarget(job, ni))) out.add(key);
+  }
+  return out;
+}
+
+/**
+ * The tag-level filter of an update (spec/openkruise-v1.9.md §7.3, kruise#2483): a job is woken when its match
+ * flipped (it targeted the NodeImage at its last reconcile and no longer would, or the reverse), or when it targets
+ * or owns a tag on the NodeImage and the update changed its own tag or its image as a whole; only active jobs (not
+ * completed, not deleting) are woken, as upstream. Sibling jobs pulling
+ * other tags of the same image sleep through each other's progress. A create, a delete or a NodeImage being deleted
+ * wakes everyone as jobsForNodeImage does.
+ */
+export function jobsForNodeImageUpdate(s: WatchState, name: string, before: NodeImage | undefined, after: NodeImage | undefined, ownersBefore: readonly JobRef[]): Set<string> {
+  if (!before || !after || after.metadata?.deletionTimestamp) return jobsForNodeImage(s, name, after, ownersBefore);
+  const changed = changedTags(before, after);
+  const owners = new Set([...ownersBefore, ...s.index.jobsOn(name)].map((r) => r.key));
+  const out = new Set<string>();
+  for (const job of s.jobs()) {
+    const key = keyOf(job);
+    // As upstream, only active jobs: a finished job places nothing, a deleting one withdraws through the owner index.
+    if (!isActiveJob(job)) continue;
+    const was = s.lastTargets.get(key)?.has(name) ?? false;
+    const is = s.mayTarget(job, after);
+    if (was !== is) { out.add(key); continue; }
+    if (!changed.size || !(was || is || owners.has(key))) continue;
+    const image = s.imageOf(job);
+    if (image && concerns(changed, image)) out.add(key);
   }
   return out;
 }

@@ -5,7 +5,7 @@ import type { NodeImage, NodeImageSpec } from '../../shared/api/node-image.js';
 import type { FreshView } from '../../shared/kube/fresh-view.js';
 import { resources, withTypeMeta } from '../../shared/kube/resources.js';
 import { isConflict, isNotFound, type KubeRest } from '../../shared/kube/rest.js';
-import type { SecretPlan } from './secret-copies.js';
+import { referencesOf, sourceKeyOf, withReferences, type SecretPlan } from './secret-copies.js';
 
 export const FIELD_MANAGER = 'kruise-ts-imagepulljob';
 const CONFLICT_RETRIES = 5;
@@ -34,8 +34,10 @@ export async function updateNodeImage(rest: KubeRest, view: FreshView<NodeImage>
 }
 
 /**
- * Creates, updates and deletes pull-secret copies. A create that finds the copy already there (the cache had not
- * seen our earlier create) brings that copy's data up to date instead.
+ * Creates, updates and deletes pull-secret copies. A create that finds the copy already there (another job's
+ * reconcile, or ours before the cache saw it, made it: names are derived from the source, secret-copies.ts) joins
+ * that copy instead. Updates and deletes are conditional on the version read, so two jobs editing one shared copy's
+ * references at once cannot lose each other's edit: the loser gets a conflict and its reconcile is retried.
  */
 export async function applySecretPlan(rest: KubeRest, plan: SecretPlan): Promise<void> {
   for (const s of plan.create) {
@@ -44,13 +46,15 @@ export async function applySecretPlan(rest: KubeRest, plan: SecretPlan): Promise
     } catch (err) {
       if (!isConflict(err)) throw err;
       const found = await rest.get<V1Secret>(resources.secrets, { namespace: s.metadata!.namespace!, name: s.metadata!.name! });
-      if (JSON.stringify(found.data ?? {}) !== JSON.stringify(s.data ?? {}) || found.type !== s.type) {
-        await rest.replace(resources.secrets, withTypeMeta(resources.secrets, { ...found, type: s.type, data: s.data ?? {} }), { fieldManager: FIELD_MANAGER });
+      if (sourceKeyOf(found) !== sourceKeyOf(s)) {
+        throw new Error(`pull-secret copy ${s.metadata!.namespace}/${s.metadata!.name} exists as a copy of ${sourceKeyOf(found) || 'no source'}, not of ${sourceKeyOf(s)}`, { cause: err });
       }
+      const joined = withReferences(found, [...referencesOf(found), ...referencesOf(s)]);
+      await rest.replace(resources.secrets, withTypeMeta(resources.secrets, { ...joined, data: s.data ?? {} }), { fieldManager: FIELD_MANAGER });
     }
   }
   for (const s of plan.update) await rest.replace(resources.secrets, withTypeMeta(resources.secrets, s), { fieldManager: FIELD_MANAGER });
   for (const s of plan.delete) {
-    await rest.delete(resources.secrets, { namespace: s.metadata!.namespace!, name: s.metadata!.name! }, { uid: s.metadata?.uid });
+    await rest.delete(resources.secrets, { namespace: s.metadata!.namespace!, name: s.metadata!.name! }, { uid: s.metadata?.uid, resourceVersion: s.metadata?.resourceVersion });
   }
 }

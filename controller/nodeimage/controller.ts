@@ -3,7 +3,7 @@
 // labels mirrored from the Node; tags of deleted ImagePullJobs and finished tags past their TTL removed; tags the
 // daemon never answered for marked Failed.
 import type { V1Node, V1ObjectReference, V1Secret } from '@kubernetes/client-node';
-import type { ImagePullJob } from '../../shared/api/image-pull-job.js';
+import { ImagePullJobSecretBatchMode, type ImagePullJob } from '../../shared/api/image-pull-job.js';
 import { KRUISE_API_VERSION } from '../../shared/api/meta.js';
 import { FakeNodeImageLabel, type NodeImage, type ReferenceObject } from '../../shared/api/node-image.js';
 import { freshView } from '../../shared/kube/fresh-view.js';
@@ -158,7 +158,8 @@ async function gatherSecrets(ni: NodeImage, secrets: { get(key: string): V1Secre
   for (const image of Object.values(ni.spec?.images ?? {})) {
     for (const s of (image.pullSecrets ?? []) as ReferenceObject[]) {
       const id = `${s.namespace}/${s.name}`;
-      if (s.namespace !== ns || out.has(id)) continue;
+      // Batch refs (shared copies, v1.9) are kept whatever the Secret's state, so they cost no read.
+      if (s.namespace !== ns || out.has(id) || (s as { mode?: string }).mode === ImagePullJobSecretBatchMode) continue;
       if (secrets.get(id)) { out.set(id, true); continue; }
       try {
         out.set(id, (await rest.find(resources.secrets, { namespace: ns, name: s.name ?? '' })) !== undefined);

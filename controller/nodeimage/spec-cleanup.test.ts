@@ -70,6 +70,8 @@ test('TTL after finishing, counted for the same tag version only', () => {
   }
 });
 
+// After upstream TestDoUpdateNodeImage (v1.9): non-batch refs go when their Secret is NotFound, batch refs stay and
+// leave with the image entry when its last tag is dropped.
 test('pull-secret refs in the daemon namespace are dropped when the copy is gone; others and batch refs stay', () => {
   const refs = [
     { namespace: 'kruise-daemon-config', name: 'gone-abcde' },
@@ -80,6 +82,17 @@ test('pull-secret refs in the daemon namespace are dropped when the copy is gone
   const r = cleanupSpec({ metadata: { name: 'n1', labels: { zone: 'a' } }, spec: { images: { nginx: { tags: [tag('1')], pullSecrets: refs } } } },
     input({ secretExists: (s) => s.name !== 'gone-abcde' && s.name !== 'batch-klmno' && s.name !== 'elsewhere' }));
   assert.deepEqual(r.update?.spec.images?.nginx?.pullSecrets?.map((s) => s.name), ['kept-fghij', 'batch-klmno', 'elsewhere']);
+});
+
+test('batch refs leave with the image entry when its last tag is dropped', () => {
+  const batch = { namespace: 'kruise-daemon-config', name: 'reg-0a1b2c', mode: 'batch' };
+  const r = cleanupSpec({ metadata: { name: 'n1', labels: { zone: 'a' } }, spec: { images: {
+    nginx: { tags: [{ ...tag('1'), ownerReferences: [{ apiVersion: 'apps.kruise.io/v1beta1', kind: 'ImagePullJob', name: 'j', uid: 'u' }] }],
+      pullSecrets: [batch] },
+    redis: { tags: [tag('7')], pullSecrets: [batch] } } } },
+  input({ jobAlive: () => false, secretExists: () => false }));
+  assert.deepEqual(Object.keys(r.update?.spec.images ?? {}), ['redis']);
+  assert.deepEqual(r.update?.spec.images?.redis?.pullSecrets, [{ namespace: 'kruise-daemon-config', name: 'reg-0a1b2c', mode: 'batch' }]);
 });
 
 test('tags are sorted', () => {

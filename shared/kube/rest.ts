@@ -98,8 +98,11 @@ export interface KubeRest {
   replace<T extends KubernetesObject>(r: Resource, obj: T, o?: { subresource?: 'status'; fieldManager?: string }): Promise<T>;
   patch<T extends KubernetesObject>(r: Resource, o: PathOptions & { name: string }, type: PatchType, body: unknown,
     q?: { fieldManager?: string; force?: boolean }): Promise<T>;
-  /** Resolves false when the object was already gone. */
-  delete(r: Resource, o: PathOptions & { name: string }, q?: { propagationPolicy?: 'Background' | 'Foreground' | 'Orphan'; uid?: string }): Promise<boolean>;
+  /**
+   * Resolves false when the object was already gone. `uid` / `resourceVersion` are preconditions: the apiserver
+   * answers 409 Conflict when the object is another one, or was written since it was read.
+   */
+  delete(r: Resource, o: PathOptions & { name: string }, q?: { propagationPolicy?: 'Background' | 'Foreground' | 'Orphan'; uid?: string; resourceVersion?: string }): Promise<boolean>;
   /**
    * A watch (with bookmarks): `onEvent` for every event until the apiserver ends the stream (resolves) or `signal`
    * aborts (resolves). A non-2xx answer rejects with KubeApiError, a broken connection with its error.
@@ -286,7 +289,8 @@ export function makeRest(source: KubeConfig | ApiServer, opts: RestOptions = {})
     patch: (r, o, type, body, q = {}) =>
       request('PATCH', resourcePath(r, o) + query({ fieldManager: q.fieldManager, force: type === 'apply' ? q.force : undefined }), body, contentTypes[type]),
     delete: async (r, o, q = {}) => {
-      const body = { kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy: q.propagationPolicy, ...(q.uid ? { preconditions: { uid: q.uid } } : {}) };
+      const preconditions = { ...(q.uid ? { uid: q.uid } : {}), ...(q.resourceVersion ? { resourceVersion: q.resourceVersion } : {}) };
+      const body = { kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy: q.propagationPolicy, ...(Object.keys(preconditions).length ? { preconditions } : {}) };
       try { await request('DELETE', resourcePath(r, o), body); return true; } catch (err) { if (isNotFound(err)) return false; throw err; }
     },
     watch,

@@ -26,25 +26,50 @@ describe('defaultImagePullJob', () => {
   });
 });
 
-describe('validateImagePullJob: parallelism (upstream TestValidateParallelismV1alpha1)', () => {
-  const cases: { name: string; p: number | string | undefined; err?: string }[] = [
-    { name: 'valid integer parallelism', p: 2 },
-    { name: 'valid zero parallelism', p: 0 },
-    { name: 'invalid negative parallelism', p: -1, err: 'parallelism must be non-negative' },
-    { name: 'invalid percentage parallelism', p: '50%', err: 'parallelism does not support percentage value' },
-    { name: 'valid string integer parallelism', p: '50' },
-    { name: 'valid string zero parallelism', p: '0' },
-    { name: 'invalid string negative parallelism', p: '-1', err: 'parallelism must be non-negative' },
-    { name: 'invalid string non-numeric parallelism', p: 'abc', err: 'parallelism must be a valid integer' },
-    { name: 'nil parallelism', p: undefined },
+// Upstream TestValidateParallelismV1alpha1 and TestValidateParallelismV1beta1 share their vectors (both versions
+// have the same fields); kruise-ts validates either version with the same function.
+for (const version of ['V1alpha1', 'V1beta1']) {
+  describe(`validateImagePullJob: parallelism (upstream TestValidateParallelism${version})`, () => {
+    const cases: { name: string; p: number | string | undefined; err?: string }[] = [
+      { name: 'valid integer parallelism', p: 2 },
+      { name: 'valid zero parallelism', p: 0 },
+      { name: 'invalid negative parallelism', p: -1, err: 'parallelism must be non-negative' },
+      { name: 'invalid percentage parallelism', p: '50%', err: 'parallelism does not support percentage value' },
+      { name: 'valid string integer parallelism', p: '50' },
+      { name: 'valid string zero parallelism', p: '0' },
+      { name: 'invalid string negative parallelism', p: '-1', err: 'parallelism must be non-negative' },
+      { name: 'invalid string non-numeric parallelism', p: 'abc', err: 'parallelism must be a valid integer: strconv.ParseInt: parsing "abc": invalid syntax' },
+      { name: 'nil parallelism', p: undefined },
+    ];
+    for (const c of cases) {
+      it(c.name, () => {
+        const errs = validateImagePullJob(job({ parallelism: c.p }), undefined);
+        if (c.err) assert.deepEqual(errs.map((e) => e.detail), [c.err]);
+        else assert.deepEqual(errs, []);
+      });
+    }
+  });
+}
+
+describe('validateImagePullJob: parallelism strings as Go ParseInt(s, 10, 32) reads them', () => {
+  const cases: [string, string | undefined][] = [
+    ['+7', undefined],
+    ['2147483647', undefined],
+    ['2147483648', 'parallelism must be a valid integer: strconv.ParseInt: parsing "2147483648": value out of range'],
+    ['-2147483649', 'parallelism must be a valid integer: strconv.ParseInt: parsing "-2147483649": value out of range'],
+    ['', 'parallelism must be a valid integer: strconv.ParseInt: parsing "": invalid syntax'],
+    [' 1', 'parallelism must be a valid integer: strconv.ParseInt: parsing " 1": invalid syntax'],
+    ['1.5', 'parallelism must be a valid integer: strconv.ParseInt: parsing "1.5": invalid syntax'],
+    ['0x10', 'parallelism must be a valid integer: strconv.ParseInt: parsing "0x10": invalid syntax'],
+    ['1_000', 'parallelism must be a valid integer: strconv.ParseInt: parsing "1_000": invalid syntax'],
+    ['a\tb', 'parallelism must be a valid integer: strconv.ParseInt: parsing "a\\tb": invalid syntax'],
   ];
-  for (const c of cases) {
-    it(c.name, () => {
-      const errs = validateImagePullJob(job({ parallelism: c.p }), undefined);
-      if (c.err) assert.ok(errs.length === 1 && errs[0]!.detail.includes(c.err), JSON.stringify(errs));
-      else assert.deepEqual(errs, []);
-    });
+  for (const [p, err] of cases) {
+    it(JSON.stringify(p), () => assert.deepEqual(validateImagePullJob(job({ parallelism: p }), undefined).map((e) => e.detail), err ? [err] : []));
   }
+  it('the image is checked before parallelism (upstream validate order)', () => {
+    assert.deepEqual(validateImagePullJob(job({ image: '', parallelism: '50%' }), undefined).map((e) => e.detail), ['image can not be empty']);
+  });
 });
 
 describe('validateImagePullJob: other rules', () => {
@@ -75,15 +100,41 @@ describe('validateImagePullJob: other rules', () => {
   });
 });
 
-describe('validateImagePullJob: pullSecrets immutability', () => {
-  const old = job({ pullSecrets: ['a', 'b'] });
-  it('unchanged pullSecrets pass', () => assert.deepEqual(validateImagePullJob(job({ pullSecrets: ['a', 'b'] }), old), []));
-  it('changed pullSecrets are denied with 403', () => {
-    const errs = validateImagePullJob(job({ pullSecrets: ['a'] }), old);
-    assert.equal(errs[0]?.detail, 'spec.pullSecrets is immutable');
-    assert.equal(imagePullJobDenialCode(errs[0]!), 403);
+describe('validateImagePullJob: pullSecrets immutability (upstream TestPullSecretsImmutability)', () => {
+  const cases: { name: string; old: string[] | undefined; now: string[] | undefined; denied: boolean }[] = [
+    { name: 'unchanged pullSecrets pass', old: ['a', 'b'], now: ['a', 'b'], denied: false },
+    { name: 'both absent pass', old: undefined, now: undefined, denied: false },
+    { name: 'both empty pass', old: [], now: [], denied: false },
+    { name: 'a secret added is denied', old: ['a'], now: ['a', 'b'], denied: true },
+    { name: 'a secret removed is denied', old: ['a', 'b'], now: ['a'], denied: true },
+    { name: 'a secret renamed is denied', old: ['a'], now: ['c'], denied: true },
+    { name: 'reordered secrets are denied (deep equality keeps order)', old: ['a', 'b'], now: ['b', 'a'], denied: true },
+    { name: 'absent to empty is denied', old: undefined, now: [], denied: true },
+    { name: 'empty to absent is denied', old: [], now: undefined, denied: true },
+    { name: 'absent to one is denied', old: undefined, now: ['a'], denied: true },
+    { name: 'all removed is denied', old: ['a'], now: undefined, denied: true },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      const errs = validateImagePullJob(job({ pullSecrets: c.now }), job({ pullSecrets: c.old }));
+      if (!c.denied) return assert.deepEqual(errs, []);
+      assert.deepEqual(errs.map((e) => [e.field, e.detail]), [['spec.pullSecrets', 'spec.pullSecrets is immutable']]);
+      assert.equal(imagePullJobDenialCode(errs[0]!), 403);
+    });
+  }
+  it('a create is never an immutability violation', () => assert.deepEqual(validateImagePullJob(job({ pullSecrets: ['a'] }), undefined), []));
+  it('other changes keep working on update', () => {
+    const old = job({ pullSecrets: ['a', 'b'] });
+    assert.deepEqual(validateImagePullJob(job({ pullSecrets: ['a', 'b'], parallelism: 5 }), old), []);
   });
-  it('other changes keep working on update', () => assert.deepEqual(validateImagePullJob(job({ pullSecrets: ['a', 'b'], parallelism: 5 }), old), []));
+  it('immutability is checked before every other rule', () => {
+    const errs = validateImagePullJob(job({ pullSecrets: ['x'], image: '', parallelism: '50%' }), job({ pullSecrets: ['a'] }));
+    assert.deepEqual(errs.map((e) => e.detail), ['spec.pullSecrets is immutable']);
+  });
+  it('parallelism errors answer 400', () => {
+    const errs = validateImagePullJob(job({ parallelism: -1 }), undefined);
+    assert.equal(imagePullJobDenialCode(errs[0]!), 400);
+  });
 });
 
 describe('the ImagePullJob example', () => {

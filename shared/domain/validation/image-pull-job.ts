@@ -8,6 +8,7 @@ import {
 import { DefaultImagePullBackoffLimit, DefaultImagePullTimeoutSeconds } from '../../api/node-image.js';
 import type { Violation } from '../../errors.js';
 import { parseImageReference } from '../image-ref.js';
+import { goQuote } from '../resources-policy/go-quote.js';
 import { labelSelectorConversionError } from './selector-validation.js';
 import { deepEqual } from './sidecarset-conflicts.js';
 
@@ -36,7 +37,8 @@ const invalid = (field: string, value: unknown, detail: string): Violation[] => 
 
 export function validateImagePullJob(obj: ImagePullJob, old: ImagePullJob | undefined): Violation[] {
   const spec = obj.spec ?? { image: '', completionPolicy: {} };
-  if (old && !deepEqual(spec.pullSecrets ?? [], old.spec?.pullSecrets ?? [])) {
+  // Go's reflect.DeepEqual: an absent list and an empty one differ (upstream TestPullSecretsImmutability).
+  if (old && !sameList(spec.pullSecrets, old.spec?.pullSecrets)) {
     return [{ field: 'spec.pullSecrets', type: 'Forbidden', detail: 'spec.pullSecrets is immutable' }];
   }
   const sel = spec.selector;
@@ -55,11 +57,12 @@ export function validateImagePullJob(obj: ImagePullJob, old: ImagePullJob | unde
     const err = labelSelectorConversionError(spec.podSelector);
     if (err) return invalid('spec.podSelector', spec.podSelector, `invalid podSelector: ${err}`);
   }
-  const parallelism = validateParallelism(spec.parallelism);
-  if (parallelism) return invalid('spec.parallelism', spec.parallelism, parallelism);
   if (!spec.image) return [{ field: 'spec.image', type: 'Required value', detail: 'image can not be empty' }];
   const parsed = parseImageReference(spec.image);
   if (!parsed.ok) return invalid('spec.image', spec.image, `invalid image ${spec.image}: ${parsed.error}`);
+  // After the image, as upstream's validate() orders it.
+  const parallelism = validateParallelism(spec.parallelism);
+  if (parallelism) return invalid('spec.parallelism', spec.parallelism, parallelism);
   const timeout = spec.pullPolicy?.timeoutSeconds ?? DefaultImagePullTimeoutSeconds;
   const cp = spec.completionPolicy ?? {};
   switch (cp.type) {
@@ -79,13 +82,25 @@ export function validateImagePullJob(obj: ImagePullJob, old: ImagePullJob | unde
   return [];
 }
 
-/** HEAD rule: an integer (or integer string) ≥ 0; percentages are not supported. */
-function validateParallelism(p: number | string | undefined): string | undefined {
+const sameList = (a: readonly string[] | undefined, b: readonly string[] | undefined) =>
+  a === undefined || b === undefined ? a === b : deepEqual(a, b);
+
+const INT32_MIN = -(2 ** 31);
+const INT32_MAX = 2 ** 31 - 1;
+
+/**
+ * v1.9 rule (spec/openkruise-v1.9.md §5.1): an integer (or integer string) ≥ 0; percentages are not supported. A
+ * string is read as Go's strconv.ParseInt(s, 10, 32), whose error the message carries.
+ */
+export function validateParallelism(p: number | string | undefined): string | undefined {
   if (p === undefined || p === null) return undefined;
   if (typeof p === 'number') return p < 0 ? 'parallelism must be non-negative' : undefined;
   if (p.endsWith('%')) return 'parallelism does not support percentage value';
-  if (!/^[+-]?\d+$/.test(p)) return `parallelism must be a valid integer: ${JSON.stringify(p)}`;
-  return Number(p) < 0 ? 'parallelism must be non-negative' : undefined;
+  const parseError = (why: string) => `parallelism must be a valid integer: strconv.ParseInt: parsing ${goQuote(p)}: ${why}`;
+  if (!/^[+-]?[0-9]+$/.test(p)) return parseError('invalid syntax');
+  const n = BigInt(p);
+  if (n < BigInt(INT32_MIN) || n > BigInt(INT32_MAX)) return parseError('value out of range');
+  return n < 0n ? 'parallelism must be non-negative' : undefined;
 }
 
 /**
