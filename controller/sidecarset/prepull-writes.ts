@@ -3,7 +3,6 @@
 // and the NodeImage controller drops it ttlSecondsAfterFinished after the pull.
 import type { V1ObjectReference } from '@kubernetes/client-node';
 import type { ImagePullJob } from '../../shared/api/image-pull-job.js';
-import { KRUISE_API_VERSION } from '../../shared/api/meta.js';
 import type { ImageTagPullPolicy, NodeImage } from '../../shared/api/node-image.js';
 import type { SidecarSet } from '../../shared/api/sidecarset.js';
 import { forEachLimit } from '../../shared/concurrency.js';
@@ -12,6 +11,7 @@ import type { KubeRest } from '../../shared/kube/rest.js';
 import { withJobTag } from '../imagepulljob/tag-edit.js';
 import { updateNodeImage } from '../imagepulljob/writes.js';
 import type { NodeTag } from './prepull.js';
+import { apiVersionOf, resources } from '../../shared/kube/resources.js';
 
 /** The pull of a pre-pull tag: one retry, and the tag gone 10 minutes after it finished. */
 export const PREPULL_PULL_POLICY: ImageTagPullPolicy = { timeoutSeconds: 300, backoffLimit: 1, ttlSecondsAfterFinished: 600 };
@@ -21,7 +21,7 @@ const WRITE_CONCURRENCY = 16;
 
 /** Puts each tag on its node's NodeImage (nothing when already there); resolves how many NodeImages were written. */
 export async function ensurePrePullTags(rest: KubeRest, view: FreshView<NodeImage>, set: SidecarSet, tags: readonly NodeTag[], now: string): Promise<number> {
-  const owner: V1ObjectReference = { apiVersion: KRUISE_API_VERSION, kind: 'SidecarSet', name: set.metadata?.name ?? '', uid: set.metadata?.uid ?? '' };
+  const owner: V1ObjectReference = { apiVersion: apiVersionOf(resources.sidecarSets), kind: 'SidecarSet', name: set.metadata?.name ?? '', uid: set.metadata?.uid ?? '' };
   // No pull secrets: the daemon reads only copies in its own namespace, which the ImagePullJob controller makes for
   // jobs (docs/compatibility.md). A private image then waits PREPULL_WAIT_MS and goes as without pre-pull.
   const noJob = { spec: {} } as ImagePullJob;
