@@ -12,7 +12,7 @@ import { KubeConfig, type V1Node } from '@kubernetes/client-node';
 import type { Pod } from '../../shared/api/meta.js';
 import type { SidecarSet, SidecarSetStatus } from '../../shared/api/sidecarset.js';
 import { forEachLimit } from '../../shared/concurrency.js';
-import { resources } from '../../shared/kube/resources.js';
+import { apiVersionOf, resources } from '../../shared/kube/resources.js';
 import { makeRest, type KubeRest } from '../../shared/kube/rest.js';
 import { binDir, kubectl, startCluster } from '../../e2e/harness/cluster/cluster.js';
 import { startController } from '../../e2e/harness/cluster/controller.js';
@@ -157,7 +157,7 @@ async function main(): Promise<void> {
   stops.unshift(async () => kubelet.stop());
   const tSet = Date.now();
   await rest.create<SidecarSet>(resources.sidecarSets, {
-    apiVersion: 'apps.kruise.io/v1alpha1', kind: 'SidecarSet', metadata: { name: SET },
+    apiVersion: apiVersionOf(resources.sidecarSets), kind: 'SidecarSet', metadata: { name: SET },
     spec: { selector: { matchLabels: { app: 'bench' } }, containers: [{ name: 'sidecar', image: 'busybox:1.35.0', command: ['sleep', '1d'],
         // Requests (Burstable pods) so the resources-only rollout below can resize in place without changing QoS.
         resources: { requests: { cpu: '10m', memory: '16Mi' } } }],
