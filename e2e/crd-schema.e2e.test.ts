@@ -20,15 +20,27 @@ const repo = join(import.meta.dirname, '..');
 const crdDir = join(repo, 'charts/kruise-ts/files/crds');
 const MIRROR = 'crd-schema.e2e.kruise-ts.io';
 
-type Crd = { metadata: { name: string }; spec: { group: string; names: { plural: string; shortNames?: string[] }; scope: string } };
+type Crd = { metadata: { name: string }; spec: { group: string; names: { plural: string; shortNames?: string[] }; scope: string; versions: { name: string; storage: boolean }[]; conversion?: unknown } };
 type Obj = { apiVersion: string; kind: string; metadata: Record<string, unknown>; spec?: unknown; status?: unknown };
 
-/** The committed CRDs moved to the mirror group (short names dropped: they would clash with the real ones). */
+/**
+ * The group a version's mirror lives in: one mirror per version of a CRD serving several (SidecarSet v1alpha1 and
+ * v1beta1), holding that version alone, stored, with no conversion (the webhook converts only apps.kruise.io), so
+ * each fixture is judged by its own version's schema.
+ */
+const mirrorGroup = (crd: Crd, version: string) => (crd.spec.versions.length > 1 ? `${version}.${MIRROR}` : MIRROR);
+
+/** The committed CRDs moved to the mirror group(s) (short names dropped: they would clash with the real ones). */
 function mirrorCrds(): Crd[] {
-  return readdirSync(crdDir).filter((f) => f.endsWith('.yaml')).map((f) => {
+  return readdirSync(crdDir).filter((f) => f.endsWith('.yaml')).flatMap((f) => {
     const crd = (loadAll(readFileSync(join(crdDir, f), 'utf8')) as (Crd | null)[]).find((d) => d) as Crd;
     delete crd.spec.names.shortNames;
-    return { ...crd, metadata: { name: `${crd.spec.names.plural}.${MIRROR}` }, spec: { ...crd.spec, group: MIRROR } };
+    delete crd.spec.conversion;
+    return crd.spec.versions.map((v) => {
+      const group = mirrorGroup(crd, v.name);
+      const versions = crd.spec.versions.length > 1 ? [{ ...v, storage: true }] : crd.spec.versions;
+      return { ...crd, metadata: { name: `${crd.spec.names.plural}.${group}` }, spec: { ...crd.spec, group, versions } };
+    }).filter((c, i, all) => all.findIndex((o) => o.metadata.name === c.metadata.name) === i);
   });
 }
 
@@ -50,12 +62,13 @@ describe('CRD schemas', { skip }, () => {
     for (const c of crds) kubectl(['delete', 'crd', c.metadata.name, '--wait=false']);
   });
 
-  for (const { plural, object } of CRD_FIXTURES) {
-    it(`a ${object.kind} carrying every v1alpha1 field reads back unchanged, spec and status (nothing pruned or defaulted)`, () => {
+  for (const { plural, version = 'v1alpha1', object } of CRD_FIXTURES) {
+    it(`a ${object.kind} carrying every ${version} field reads back unchanged, spec and status (nothing pruned or defaulted)`, () => {
       const o = structuredClone(object) as Obj;
-      o.apiVersion = `${MIRROR}/v1alpha1`;
+      const group = crds.find((c) => c.spec.names.plural === plural && c.spec.versions.some((v) => v.name === version))!.spec.group;
+      o.apiVersion = `${group}/${version}`;
       const where = typeof o.metadata.namespace === 'string' ? ['-n', o.metadata.namespace] : [];
-      const resource = `${plural}.${MIRROR}`;
+      const resource = `${plural}.${group}`;
       kubectlOk(['create', '-f', '-'], JSON.stringify(o));
       try {
         const created = getJson<Obj>([resource, String(o.metadata.name), ...where]);
@@ -72,14 +85,16 @@ describe('CRD schemas', { skip }, () => {
     });
   }
 
+  // v1beta1, the preferred version, documents the core/v1 Container; v1alpha1 leaves it schemaless (scripts/crd-schema.ts).
   it('kubectl explain sidecarset.spec.containers.transferEnv explains the field, and the core/v1 fields of a sidecar container too', () => {
-    const transferEnv = kubectlOk(['explain', 'sidecarsets.spec.containers.transferEnv', '--api-version=apps.kruise.io/v1alpha1']);
+    assert.match(kubectlOk(['explain', 'sidecarsets.spec.containers.transferEnv', '--api-version=apps.kruise.io/v1alpha1']), /FIELD: transferEnv <\[\]Object>/);
+    const transferEnv = kubectlOk(['explain', 'sidecarsets.spec.containers.transferEnv']);
     assert.match(transferEnv, /FIELD: transferEnv <\[\]Object>/);
     // explain wraps descriptions: compare with whitespace runs made single spaces.
     const flat = (t: string) => t.replace(/\s+/g, ' ');
     assert.match(flat(transferEnv), /TransferEnv copies environment variables from other containers of the pod/);
     for (const f of ['sourceContainerName', 'sourceContainerNameFrom', 'envName', 'envNames']) assert.match(transferEnv, new RegExp(`^\\s+${f}\\s`, 'm'), f);
-    const runAsUser = kubectlOk(['explain', 'sidecarsets.spec.containers.securityContext.runAsUser', '--api-version=apps.kruise.io/v1alpha1']);
+    const runAsUser = kubectlOk(['explain', 'sidecarsets.spec.containers.securityContext.runAsUser', '--api-version=apps.kruise.io/v1beta1']);
     assert.match(flat(runAsUser), /The UID to run the entrypoint of the container process/);
   });
 

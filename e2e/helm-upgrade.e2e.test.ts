@@ -2,7 +2,8 @@
 // take, each ending in the harness's own release (this tree's chart, the local values file), so later files see the
 // stack as `up` left it:
 // - the previous chart → this one: `helm upgrade` to the chart of the first commit that had it (image from HEAD),
-//   pods injected, then `helm upgrade` to this tree's chart;
+//   pods injected, then `helm upgrade` to this tree's chart (the first chart carries this tree's CRDs: HEAD's image
+//   needs SidecarSet v1beta1, and a stored version cannot leave a CRD);
 // - kustomize → Helm: the release forgotten (its Secrets deleted, Helm's labels and annotations removed: what a
 //   `kubectl apply -k manifests/` install looks like), `kubectl apply -k` of manifests/ pinned to the real node,
 //   pods injected, then `helm upgrade --install --take-ownership --force-conflicts` with the local values (Helm 4
@@ -10,7 +11,7 @@
 //   change, e.g. the daemon's port, are conflicts).
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -51,6 +52,12 @@ function firstChart(dir: string): { commit: string; chart: string } | undefined 
   const tar = spawnSync('git', ['archive', '--format=tar', commit, 'charts/kruise-ts'], { cwd: repo, maxBuffer: 64 << 20 });
   if (tar.status !== 0) return undefined;
   execFileSync('tar', ['-x', '-C', dir], { input: tar.stdout });
+  // With this tree's CRDs (as rendered into manifests/crd): the image is HEAD's, which reads SidecarSets as v1beta1,
+  // and the apiserver refuses to drop v1beta1, the stored version, from the CRD (spec/openkruise-v1.9.md §1). That
+  // chart's crds.yaml writes each file of files/crds as it is.
+  const crds = join(dir, 'charts/kruise-ts/files/crds');
+  for (const f of readdirSync(crds)) rmSync(join(crds, f));
+  for (const f of readdirSync(join(repo, 'manifests/crd')).filter((n) => n.startsWith('apps.kruise.io_'))) copyFileSync(join(repo, 'manifests/crd', f), join(crds, f));
   return { commit: commit.slice(0, 7), chart: join(dir, 'charts/kruise-ts') };
 }
 

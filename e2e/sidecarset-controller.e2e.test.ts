@@ -12,7 +12,7 @@ import type { Pod } from '../shared/api/meta.js';
 import { resources } from '../shared/kube/resources.js';
 import { kubectl, kubectlOk, stack, untilInjected } from './harness/kube.js';
 import { ensureStandinNode } from './harness/kubelet-standin.js';
-import { sidecarImage, SidecarSets, waitUntil } from './harness/sidecarset-fixtures.js';
+import { sidecarImage, SidecarSets, sidecarSetsV1alpha1, waitUntil } from './harness/sidecarset-fixtures.js';
 import { keepNodeReady, StandinKubelet, testRest, unavailable } from './harness/standin-kubelet-loop.js';
 
 const s = stack();
@@ -247,7 +247,8 @@ describe('SidecarSet controller', { skip: typeof s === 'string' ? s : false, tim
       const rev = (await revisions()).find((r) => r.metadata?.name === set.status?.latestRevision);
       return rev && (rev.data as { spec: { containers: { image: string }[] } }).spec.containers[0]!.image === image ? rev : undefined;
     };
-    await rest.create(resources.sidecarSets, {
+    // The custom-version label is v1alpha1's way (v1beta1 has spec.customVersion): written and changed through v1alpha1.
+    await rest.create(sidecarSetsV1alpha1, {
       apiVersion: 'apps.kruise.io/v1alpha1', kind: 'SidecarSet', metadata: { name: 'hist', labels: { 'apps.kruise.io/sidecarset-custom-version': 'v1' } },
       spec: { selector: { matchLabels: { app: 'hist' } }, revisionHistoryLimit: 2, updateStrategy: { type: 'NotUpdate' },
         containers: [{ name: 'sidecar', image: 'busybox:1.35.0', command: ['sleep', '1d'] }] },
@@ -255,7 +256,7 @@ describe('SidecarSet controller', { skip: typeof s === 'string' ? s : false, tim
     try {
       const r1 = await waitUntil('revision 1', () => latest('busybox:1.35.0'));
       assert.equal(r1.metadata?.labels?.['apps.kruise.io/sidecarset-custom-version'], 'v1');
-      await sets.patch('hist', { metadata: { labels: { 'apps.kruise.io/sidecarset-custom-version': 'v2' } } });
+      await sets.patch('hist', { metadata: { labels: { 'apps.kruise.io/sidecarset-custom-version': 'v2' } } }, sidecarSetsV1alpha1);
       await sets.setImage('hist', 'busybox:1.36.0');
       const r2 = await waitUntil('revision 2 labelled v2', async () => { const r = await latest('busybox:1.36.0'); return r?.metadata?.labels?.['apps.kruise.io/sidecarset-custom-version'] === 'v2' && r; });
       assert.equal(r2.revision, 2);

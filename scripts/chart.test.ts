@@ -223,21 +223,26 @@ describe('charts/kruise-ts', { skip: noHelm }, () => {
     assert.deepEqual(policies(render({ crds: { keep: false } })), Array(n).fill(undefined));
   });
 
+  it('the SidecarSet CRD converts through the chart\'s webhook Service at /convert; other CRDs have no conversion', () => {
+    type Conversion = { strategy: string; webhook: { conversionReviewVersions: string[]; clientConfig: { service: object; caBundle?: string } } };
+    const crds = render().filter((o) => o.kind === 'CustomResourceDefinition') as unknown as { metadata: { name: string }; spec: { conversion?: Conversion } }[];
+    const service = (render().find((o) => o.kind === 'Service' && o.metadata.name === 'kruise-webhook-service'))!;
+    const sidecarSets = crds.find((o) => o.metadata.name === 'sidecarsets.apps.kruise.io')!;
+    assert.deepEqual(sidecarSets.spec.conversion, {
+      strategy: 'Webhook',
+      webhook: { conversionReviewVersions: ['v1', 'v1beta1'], clientConfig: { service: { name: service.metadata.name, namespace: service.metadata.namespace, path: '/convert', port: 443 } } },
+    });
+    for (const o of crds.filter((c) => c !== sidecarSets)) assert.equal(o.spec.conversion, undefined, o.metadata.name);
+  });
+
   it('with externalCerts, a CRD whose conversion is a Webhook gets inject-ca-from; CRDs with conversion None do not', () => {
-    const chart = join(tmp, 'chart-with-conversion');
-    cpSync(join(repoRoot, CHART_DIR), chart, { recursive: true });
-    const file = join(chart, 'files/crds/apps.kruise.io_sidecarsets.yaml');
-    const conversion = '  conversion:\n    strategy: Webhook\n    webhook:\n      conversionReviewVersions: [v1, v1beta1]\n' +
-      '      clientConfig:\n        service: {namespace: kruise-system, name: kruise-webhook-service, path: /convert}\n';
-    writeFileSync(file, readFileSync(file, 'utf8').replace('  scope: Cluster\n', `  scope: Cluster\n${conversion}`));
     const crds = (objs: Obj[]) => objs.filter((o) => o.kind === 'CustomResourceDefinition');
-    const on = crds(render({ externalCerts: { enabled: true } }, chart));
+    const on = crds(render({ externalCerts: { enabled: true } }));
     const sidecarSets = on.find((o) => o.metadata.name === 'sidecarsets.apps.kruise.io');
     assert.deepEqual(sidecarSets?.metadata.annotations, { 'cert-manager.io/inject-ca-from': 'kruise-system/kruise-webhook-cert', 'helm.sh/resource-policy': 'keep' });
-    assert.equal((sidecarSets as unknown as { spec: { conversion: { strategy: string } } }).spec.conversion.strategy, 'Webhook');
     for (const o of on.filter((c) => c !== sidecarSets)) assert.equal(o.metadata.annotations?.['cert-manager.io/inject-ca-from'], undefined, o.metadata.name);
-    for (const o of crds(render({}, chart))) assert.equal(o.metadata.annotations?.['cert-manager.io/inject-ca-from'], undefined, `${o.metadata.name} without externalCerts`);
-    const notKept = crds(render({ externalCerts: { enabled: true }, crds: { keep: false } }, chart)).find((o) => o.metadata.name === 'sidecarsets.apps.kruise.io');
+    for (const o of crds(render({}))) assert.equal(o.metadata.annotations?.['cert-manager.io/inject-ca-from'], undefined, `${o.metadata.name} without externalCerts`);
+    const notKept = crds(render({ externalCerts: { enabled: true }, crds: { keep: false } })).find((o) => o.metadata.name === 'sidecarsets.apps.kruise.io');
     assert.deepEqual(notKept?.metadata.annotations, { 'cert-manager.io/inject-ca-from': 'kruise-system/kruise-webhook-cert' });
   });
 });

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Type } from '@sinclair/typebox';
-import { Core, CoreWith, CrdOptional, CrdRequired, Obj, Str } from '../shared/api/schema.js';
+import { CORE_SCHEMALESS, Core, CoreWith, CrdOptional, CrdRequired, Obj, Str } from '../shared/api/schema.js';
 import { crdSchema, type Definitions } from './crd-schema.js';
 
 const defs: Definitions = {
@@ -74,5 +74,16 @@ describe('crdSchema', () => {
 
   it('an unknown definition name is an error, not an empty schema', () => {
     assert.throws(() => crdSchema(Core('k8s.io/api/core/v1.Nope', 'x'), defs), /no OpenAPI definition k8s.io\/api\/core\/v1.Nope/);
+  });
+
+  it('an open type is written schemaless, its own fields kept, with documentOpenTypes false or when marked CORE_SCHEMALESS', () => {
+    const open = CoreWith(Core('k8s.io/api/core/v1.Port', 'The port.'), { extra: Type.Optional(Str('Kruise\'s own field.')) }, true);
+    const documented = crdSchema(open, defs);
+    assert.ok((documented.properties as Record<string, unknown>).number, 'expanded by default');
+    const brief = { type: 'object', 'x-kubernetes-preserve-unknown-fields': true, description: 'The port.', properties: { extra: { description: 'Kruise\'s own field.', type: 'string' } } };
+    assert.deepEqual(crdSchema(open, defs, { documentOpenTypes: false }), brief);
+    assert.deepEqual(crdSchema({ ...open, [CORE_SCHEMALESS]: true } as typeof open, defs), brief);
+    // A closed type (not CORE_OPEN) is always expanded.
+    assert.ok((crdSchema(Core('k8s.io/api/core/v1.Port', 'The field.'), defs, { documentOpenTypes: false }).properties as Record<string, unknown>).number);
   });
 });

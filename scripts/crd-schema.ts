@@ -5,7 +5,7 @@
 // Quantity and IntOrString as int-or-string, metav1.Time as a date-time string. Property order does not matter to
 // the apiserver; the YAML writer sorts keys as controller-gen's output is sorted.
 import type { TSchema } from '@sinclair/typebox';
-import { CORE_OPEN, CORE_REF, crdRequired } from '../shared/api/schema.js';
+import { CORE_OPEN, CORE_REF, CORE_SCHEMALESS, crdRequired } from '../shared/api/schema.js';
 
 export type JSONSchemaProps = Record<string, unknown>;
 export type Definitions = Readonly<Record<string, JSONSchemaProps>>;
@@ -25,38 +25,51 @@ const PASSED = new Set(['description', 'type', 'format', 'enum', 'default', 'pat
   'x-kubernetes-list-type', 'x-kubernetes-list-map-keys', 'x-kubernetes-map-type', 'x-kubernetes-int-or-string', 'x-kubernetes-preserve-unknown-fields', 'x-kubernetes-embedded-resource']);
 const isZero = (v: unknown) => v === '' || v === 0 || v === false || (typeof v === 'object' && v !== null && Object.keys(v).length === 0);
 
-/** The CRD schema of a TypeBox schema built with shared/api/schema.ts. Throws on an unknown definition name. */
-export function crdSchema(schema: TSchema, defs: Definitions): JSONSchemaProps {
-  return convert(schema as JSONSchemaProps, defs, false);
+export interface CrdSchemaOptions {
+  /**
+   * false: an open Kubernetes type (CORE_OPEN) is written as upstream's schemaless field, an object that keeps
+   * unknown fields, without the documentation-only expansion. For a version kubectl explain does not default to,
+   * so that a CRD serving two versions still fits kubectl apply's 256 KiB annotation. Default true.
+   */
+  documentOpenTypes?: boolean;
 }
 
-function convert(s: JSONSchemaProps, defs: Definitions, open: boolean): JSONSchemaProps {
+/** The CRD schema of a TypeBox schema built with shared/api/schema.ts. Throws on an unknown definition name. */
+export function crdSchema(schema: TSchema, defs: Definitions, options: CrdSchemaOptions = {}): JSONSchemaProps {
+  return convert(schema as JSONSchemaProps, defs, false, options.documentOpenTypes ?? true);
+}
+
+const SCHEMALESS: JSONSchemaProps = { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
+
+function convert(s: JSONSchemaProps, defs: Definitions, open: boolean, documentOpen: boolean): JSONSchemaProps {
   if (typeof s[CORE_REF] === 'string') {
     // Only the Kubernetes type is open; fields kruise adds to it are typed as upstream's.
-    const base = expand(s[CORE_REF], defs, open || s[CORE_OPEN] === true, 0);
-    const own = convertOwn(s, defs, open);
+    const isOpen = open || s[CORE_OPEN] === true;
+    if (!defs[s[CORE_REF]]) throw new Error(`no OpenAPI definition ${s[CORE_REF]}`);
+    const base = isOpen && (!documentOpen || s[CORE_SCHEMALESS] === true) ? { ...SCHEMALESS, description: defs[s[CORE_REF]]!.description } : expand(s[CORE_REF], defs, isOpen, 0);
+    const own = convertOwn(s, defs, open, documentOpen);
     const properties = { ...(base.properties as object | undefined), ...(own.properties as object | undefined) };
     const required = [...(base.required as string[] | undefined ?? []), ...(own.required as string[] | undefined ?? [])];
     return compact({ ...base, ...own, properties: Object.keys(properties).length ? properties : undefined, required: sorted(required) });
   }
-  return convertOwn(s, defs, open);
+  return convertOwn(s, defs, open, documentOpen);
 }
 
 /** controller-gen lists required fields sorted. */
 const sorted = (names: readonly string[]) => (names.length ? [...new Set(names)].sort() : undefined);
 
-function convertOwn(s: JSONSchemaProps, defs: Definitions, open: boolean): JSONSchemaProps {
+function convertOwn(s: JSONSchemaProps, defs: Definitions, open: boolean, documentOpen: boolean): JSONSchemaProps {
   const out: JSONSchemaProps = {};
   for (const [k, v] of Object.entries(s)) if (PASSED.has(k) && !(open && CONSTRAINTS.has(k))) out[k] = v;
   if (s.properties) {
     const props = s.properties as Record<string, TSchema>;
-    out.properties = Object.fromEntries(Object.entries(props).map(([k, p]) => [k, convert(p as JSONSchemaProps, defs, open)]));
+    out.properties = Object.fromEntries(Object.entries(props).map(([k, p]) => [k, convert(p as JSONSchemaProps, defs, open, documentOpen)]));
     const required = sorted(Object.entries(props).filter(([, p]) => crdRequired(p)).map(([k]) => k));
     if (required && !open) out.required = required;
     if (open) out['x-kubernetes-preserve-unknown-fields'] = true;
   }
-  if (s.items) out.items = convert(s.items as JSONSchemaProps, defs, open);
-  if (s.additionalProperties && typeof s.additionalProperties === 'object') out.additionalProperties = convert(s.additionalProperties as JSONSchemaProps, defs, open);
+  if (s.items) out.items = convert(s.items as JSONSchemaProps, defs, open, documentOpen);
+  if (s.additionalProperties && typeof s.additionalProperties === 'object') out.additionalProperties = convert(s.additionalProperties as JSONSchemaProps, defs, open, documentOpen);
   return out;
 }
 

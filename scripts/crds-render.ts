@@ -3,6 +3,7 @@
 import { dump } from 'js-yaml';
 import { CRDS, type CrdSpec } from '../shared/api/crds.js';
 import { KRUISE_GROUP } from '../shared/api/meta.js';
+import { CONVERSION_PATH, CONVERSION_REVIEW_VERSIONS } from '../certs/crd-conversion.js';
 import { crdSchema, type Definitions } from './crd-schema.js';
 
 export const CRD_DIR = 'charts/kruise-ts/files/crds';
@@ -26,12 +27,26 @@ export function crdObject(c: CrdSpec, defs: Definitions): Record<string, unknown
         served: v.served,
         storage: v.storage,
         ...(v.printerColumns.length ? { additionalPrinterColumns: v.printerColumns.map((p) => ({ ...p })) } : {}),
-        schema: { openAPIV3Schema: crdSchema(v.schema, defs) },
+        schema: { openAPIV3Schema: crdSchema(v.schema, defs, { documentOpenTypes: v.documentOpenTypes }) },
         ...(v.status || v.scale ? { subresources: { ...(v.status ? { status: {} } : {}), ...(v.scale ? { scale: { ...v.scale } } : {}) } } : {}),
       })),
+      ...(c.conversion ? { conversion: conversionStanza(c.conversion) } : {}),
     },
   };
 }
+
+/**
+ * `spec.conversion` as OpenKruise v1.9's webhook patch has it (spec/openkruise-v1.9.md §2.3). The Service's name and
+ * namespace are the chart's (templates/crds.yaml sets them, as webhooks.yaml names the Service); the webhook adds the
+ * caBundle at start (certs/crd-conversion.ts), or cert-manager's cainjector does with externalCerts.
+ */
+export const conversionStanza = (strategy: 'Webhook') => ({
+  strategy,
+  webhook: {
+    conversionReviewVersions: [...CONVERSION_REVIEW_VERSIONS],
+    clientConfig: { service: { path: CONVERSION_PATH, port: 443 } },
+  },
+});
 
 /**
  * File name → text, for every CRD of shared/api/crds.ts. No line folding: a folded scalar whose lines start with

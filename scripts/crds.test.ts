@@ -92,11 +92,52 @@ describe('the committed CRDs (charts/kruise-ts/files/crds)', () => {
   }
 
   it('the SidecarSet containers carry the whole core/v1 Container, open (no required, no defaults, unknown fields kept)', () => {
-    const c = at(schemaOf('apps.kruise.io_sidecarsets.yaml'), '.spec.containers[]')!;
+    const c = at(schemaOf('apps.kruise.io_sidecarsets.yaml', 'v1beta1'), '.spec.containers[]')!;
     for (const f of ['image', 'env', 'resources', 'securityContext', 'lifecycle', 'volumeMounts', 'restartPolicy']) assert.ok((c.properties as object)[f as keyof object], f);
     const open = [...nodes(c)].filter(([p]) => !/\.(podInjectPolicy|upgradeStrategy|shareVolumePolicy|shareVolumeDevicePolicy|transferEnv|resourcesPolicy)/.test(p));
     assert.deepEqual(open.filter(([, n]) => n.required || n.default !== undefined || n['x-kubernetes-list-type']).map(([p]) => p), []);
     assert.deepEqual(open.filter(([, n]) => n.properties && !n['x-kubernetes-preserve-unknown-fields']).map(([p]) => p), []);
+  });
+});
+
+describe('the SidecarSet CRD of OpenKruise v1.9 (spec/openkruise-v1.9.md §1, §2.1, §2.3)', () => {
+  const file = 'apps.kruise.io_sidecarsets.yaml';
+  type Version = { name: string; served: boolean; storage: boolean; additionalPrinterColumns?: unknown; subresources?: unknown };
+  const sidecarSets = () => crd(file) as unknown as { spec: { versions: Version[]; conversion?: unknown } };
+
+  it('serves v1alpha1 and v1beta1, stores v1beta1, with the same printer columns and the status subresource', () => {
+    const versions = sidecarSets().spec.versions;
+    assert.deepEqual(versions.map((v) => [v.name, v.served, v.storage]), [['v1alpha1', true, false], ['v1beta1', true, true]]);
+    assert.deepEqual(versions[0]!.additionalPrinterColumns, versions[1]!.additionalPrinterColumns);
+    assert.deepEqual((versions[1]!.additionalPrinterColumns as { name: string }[]).map((c) => c.name), ['MATCHED', 'UPDATED', 'READY', 'AGE']);
+    for (const v of versions) assert.deepEqual(v.subresources, { status: {} }, v.name);
+  });
+
+  it('converts through the webhook\'s /convert on port 443 (the chart names the Service)', () => {
+    assert.deepEqual(sidecarSets().spec.conversion, {
+      strategy: 'Webhook',
+      webhook: { conversionReviewVersions: ['v1', 'v1beta1'], clientConfig: { service: { path: '/convert', port: 443 } } },
+    });
+  });
+
+  it('v1beta1 has spec.customVersion and no spec.namespace; v1alpha1 the reverse', () => {
+    const alpha = schemaOf(file, 'v1alpha1');
+    const beta = schemaOf(file, 'v1beta1');
+    assert.ok(at(alpha, '.spec.namespace') && !at(alpha, '.spec.customVersion'));
+    assert.ok(at(beta, '.spec.customVersion') && !at(beta, '.spec.namespace'));
+    assert.match(String(at(beta, '.spec.injectionStrategy.revision.customVersion')?.description), /customVersion field/);
+    const common = (s: JSONSchemaProps) => [...nodes(s)].map(([p]) => p).filter((p) => /^\.(status|spec\.(updateStrategy|selector|patchPodMetadata))/.test(p));
+    assert.deepEqual(common(alpha), common(beta));
+  });
+
+  it('v1alpha1 keeps the sidecar fields but leaves the core/v1 Container schemaless (the CRD fits 256 KiB); volumes are schemaless in both', () => {
+    const alpha = at(schemaOf(file, 'v1alpha1'), '.spec.containers[]')!;
+    assert.equal(alpha['x-kubernetes-preserve-unknown-fields'], true);
+    assert.deepEqual(Object.keys(alpha.properties as object).sort(), ['podInjectPolicy', 'resourcesPolicy', 'shareVolumeDevicePolicy', 'shareVolumePolicy', 'transferEnv', 'upgradeStrategy']);
+    for (const v of ['v1alpha1', 'v1beta1']) {
+      const volume = at(schemaOf(file, v), '.spec.volumes')!.items as JSONSchemaProps;
+      assert.deepEqual([volume.type, volume['x-kubernetes-preserve-unknown-fields'], volume.properties], ['object', true, undefined], v);
+    }
   });
 });
 

@@ -58,7 +58,7 @@ function standIn() {
   const watches: Array<{ path: string; rv: string; res: ServerResponse }> = [];
   const lists: string[] = [];
   const items: Record<string, unknown[]> = {
-    '/apis/apps.kruise.io/v1alpha1/sidecarsets': [{ metadata: { name: 'one', resourceVersion: '9' } }],
+    '/apis/apps.kruise.io/v1beta1/sidecarsets': [{ metadata: { name: 'one', resourceVersion: '9' } }],
     '/api/v1/namespaces': [{ metadata: { name: 'default', resourceVersion: '8', labels: { team: 'a' } } }],
   };
   const server = createHttpServer((req: IncomingMessage, res: ServerResponse) => {
@@ -94,7 +94,7 @@ test('a watch that goes silent mid-stream: stale past the window, then re-watche
     { timeoutMs: 60_000, watchIdleTimeoutMs: 6 * MIN, clock });
   const caches = startAdmissionCaches(informerFactory({ rest, signal: stop.signal, log, now: () => clock.now() }), rest, 'kruise-system');
   const probes = cacheProbes(caches, windows);
-  const sets = '/apis/apps.kruise.io/v1alpha1/sidecarsets';
+  const sets = '/apis/apps.kruise.io/v1beta1/sidecarsets';
   await until('four watches open', () => api.watches.length === 4);
   await until('ready', () => probes.readiness() === null);
   assert.deepEqual(caches.sidecarSets().map((s) => s.metadata?.name), ['one']);
@@ -113,7 +113,7 @@ test('a watch that goes silent mid-stream: stale past the window, then re-watche
   await until('four new watches', () => api.watches.length === 8);
   assert.deepEqual(api.watches.slice(4).map((w) => [w.path, w.rv]).sort(), [
     ['/api/v1/namespaces', '10'], ['/api/v1/namespaces/kruise-system/configmaps', '10'],
-    ['/apis/apps.kruise.io/v1alpha1/sidecarsets', '13'], ['/apis/apps/v1/namespaces/kruise-system/controllerrevisions', '10'],
+    ['/apis/apps.kruise.io/v1beta1/sidecarsets', '13'], ['/apis/apps/v1/namespaces/kruise-system/controllerrevisions', '10'],
   ]);
   assert.equal(api.lists.length, 4, 'no relist');
   await until('re-opened watches are fresh', () => probes.readiness() === null);

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { admissionCaches, staticCache, KRUISE_CONFIGURATION, PATCH_METADATA_WHITELIST_KEY } from './caches.js';
-import { podInjectionContext, sidecarSetValidationContext } from './handlers/index.js';
+import { makeRoutes, podInjectionContext, sidecarSetValidationContext } from './handlers/index.js';
 import { mutatePodOnCreate } from '../shared/domain/pod-mutation.js';
 import type { Cache, ChangeVerb } from '../shared/kube/informer.js';
 
@@ -102,4 +102,50 @@ test('pod injection follows a SidecarSet update delivered through the caches', (
   const v3 = sidecarSet('3', 'web');
   live.replace([v3], v3);
   assert.deepEqual(inject(), ['app', 'log-agent']);
+});
+
+/** A SidecarSet cache that has not listed yet; `sync()` delivers its list (as after /convert became reachable). */
+function unsyncedCache(items: any[]) {
+  let synced = false;
+  let resolve!: () => void;
+  const cache: Cache<any> = { ...staticCache(items), synced: new Promise<void>((r) => (resolve = r)), isSynced: () => synced };
+  return { cache, sync() { synced = true; resolve(); } };
+}
+
+test('readiness does not wait for the SidecarSets (they may list only through /convert); the full health still names them', () => {
+  const c = build({ sidecarSets: unsyncedCache([]).cache });
+  assert.equal(c.readinessHealth.notSynced(), null);
+  assert.equal(c.notSynced(), 'caches not synced: sidecarSets');
+  const namespaces = unsyncedCache([]);
+  assert.equal(build({ namespaces: namespaces.cache }).readinessHealth.notSynced(), 'caches not synced: namespaces');
+});
+
+test('sidecarSetsSynced: at once when listed, when the list comes, or an error after the wait', async () => {
+  await build().sidecarSetsSynced(1);
+  const late = unsyncedCache([]);
+  const waiting = build({ sidecarSets: late.cache }).sidecarSetsSynced(60_000);
+  late.sync();
+  await waiting;
+  await assert.rejects(build({ sidecarSets: unsyncedCache([]).cache }).sidecarSetsSynced(1), /the SidecarSet cache has not listed within 1 ms/);
+});
+
+test('a pod review waits for the SidecarSet cache and injects what it lists; a SidecarSet review too', async () => {
+  const set = { metadata: { name: 'log', annotations: { 'kruise.io/sidecarset-hash': 'h', 'kruise.io/sidecarset-hash-without-image': 'w' } },
+    spec: { selector: { matchLabels: { app: 'web' } }, containers: [{ name: 'log-agent', image: 'agent:1' }] } };
+  const late = unsyncedCache([set]);
+  const gates = { PodWebhook: true, KruiseDaemon: true, ImagePullJobGate: true, ResourceDistributionGate: false, SidecarSetPatchPodMetadataDefaultsAllowed: false, EnableSortSidecarContainerByName: false, PreDownloadImageForInPlaceUpdate: false };
+  const routes = makeRoutes({ caches: build({ sidecarSets: late.cache }), gates, now: () => new Date(0), random: () => 0 });
+  const route = (path: string) => routes.find((r) => r.path === path)!;
+  const pod = { metadata: { namespace: 'default', labels: { app: 'web' } }, spec: { containers: [{ name: 'app', image: 'app:1' }] } };
+  const answer = route('/mutate-pod').handler({ uid: 'u', kind: { group: '', version: 'v1', kind: 'Pod' }, resource: { group: '', version: 'v1', resource: 'pods' }, operation: 'CREATE', namespace: 'default', object: pod } as any);
+  const validation = route('/validate-apps-kruise-io-sidecarset').handler({ uid: 'v', kind: { group: 'apps.kruise.io', version: 'v1beta1', kind: 'SidecarSet' }, resource: { group: 'apps.kruise.io', version: 'v1beta1', resource: 'sidecarsets' }, operation: 'CREATE', object: set } as any);
+  let settled = false;
+  void Promise.resolve(answer).then(() => (settled = true));
+  await new Promise((r) => setImmediate(r));
+  assert.equal(settled, false, 'no answer before the SidecarSet cache has listed');
+  late.sync();
+  const r = await answer as { allowed: boolean; patch?: string };
+  assert.equal(r.allowed, true);
+  assert.match(Buffer.from(r.patch ?? '', 'base64').toString(), /log-agent/);
+  assert.ok(await validation);
 });

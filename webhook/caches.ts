@@ -33,6 +33,17 @@ export interface AdmissionCaches extends CacheHealth {
   patchMetadataWhitelist(): string | undefined;
   fetchPod(namespace: string, name: string): Promise<Pod | undefined>;
   fetchNode(name: string): Promise<V1Node | undefined>;
+  /**
+   * Resolves once the SidecarSet cache has listed; rejects after `ms` (the review then answers 500). The handlers that read SidecarSets
+   * wait on it, as upstream's cache reads block until synced, because readiness does not (`readinessHealth`).
+   */
+  sidecarSetsSynced(ms: number): Promise<void>;
+  /**
+   * What readiness waits for: every cache but the SidecarSets'. SidecarSets stored as v1alpha1 (written by OpenKruise
+   * v1.8) list as v1beta1 only through /convert, which the apiserver reaches through the Service, i.e. through a ready
+   * replica: a readiness that waited for them would never come.
+   */
+  readinessHealth: CacheHealth;
 }
 
 export interface CacheSet {
@@ -73,6 +84,15 @@ export function admissionCaches(caches: CacheSet, fetchers: Fetchers): Admission
     patchMetadataWhitelist: () => caches.configMaps.list().find((c) => c.metadata?.name === KRUISE_CONFIGURATION)?.data?.[PATCH_METADATA_WHITELIST_KEY],
     fetchPod: fetchers.fetchPod,
     fetchNode: fetchers.fetchNode,
+    sidecarSetsSynced: (ms) => {
+      if (caches.sidecarSets.isSynced()) return Promise.resolve();
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`the SidecarSet cache has not listed within ${ms} ms (SidecarSets stored as v1alpha1 list through /convert); retry`)), ms);
+      });
+      return Promise.race([caches.sidecarSets.synced, late]).finally(() => clearTimeout(timer));
+    },
+    readinessHealth: cacheHealth(() => Object.entries(caches).filter(([name]) => name !== 'sidecarSets')),
     ...cacheHealth(() => Object.entries(caches)),
   };
 }

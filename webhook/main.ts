@@ -134,12 +134,15 @@ async function main(): Promise<void> {
   // SidecarSets are cached in the internal form, whichever version is listed (shared/kube/sidecarset-cache.ts).
   const informers = informerFactory({ rest, signal: stop.signal, log, transform: (r) => (r === resources.sidecarSets ? sidecarSetCacheForm : undefined) });
   const caches = startAdmissionCaches(informers, rest, config.namespace);
-  const probes = cacheProbes(caches, { staleAfterMs: config.healthStaleAfterMs, livenessStaleAfterMs: config.livenessStaleAfterMs });
+  const windows = { staleAfterMs: config.healthStaleAfterMs, livenessStaleAfterMs: config.livenessStaleAfterMs };
+  const probes = cacheProbes(caches, windows);
+  // Ready without the SidecarSets, so that /convert is reachable to list them (caches.ts readinessHealth).
+  const readyProbes = cacheProbes(caches.readinessHealth, windows);
   const source = certificateSource(config, kube, rest, log);
   void source.start(stop.signal);
 
   const drain = { draining: false };
-  const readiness = () => (drain.draining ? 'shutting down' : null) ?? probes.readiness() ?? (source.healthy() ? null : 'no valid serving certificate');
+  const readiness = () => (drain.draining ? 'shutting down' : null) ?? readyProbes.readiness() ?? (source.healthy() ? null : 'no valid serving certificate');
   const health = buildHealthApp({ log, readiness, liveness: probes.liveness, metrics });
   await health.listen({ host: config.bindAddress, port: config.healthPort });
   const metricsServer = config.metricsListen && await startMetricsServer({ ...config.metricsListen, registry: metrics.registry });

@@ -7,7 +7,7 @@
 import type { Pod } from '../../shared/api/meta.js';
 import type { SidecarSet, SidecarSetStatus } from '../../shared/api/sidecarset.js';
 import { forEachLimit } from '../../shared/concurrency.js';
-import { resources } from '../../shared/kube/resources.js';
+import { apiVersionOf, resources } from '../../shared/kube/resources.js';
 import type { KubeRest } from '../../shared/kube/rest.js';
 import { benchRun, numberArg, secs } from '../run-kit.js';
 import { startBenchStack } from '../stack.js';
@@ -48,7 +48,7 @@ async function main(): Promise<void> {
 
   const tSet = Date.now();
   await rest.create<SidecarSet>(resources.sidecarSets, {
-    apiVersion: 'apps.kruise.io/v1alpha1', kind: 'SidecarSet', metadata: { name: SET },
+    apiVersion: apiVersionOf(resources.sidecarSets), kind: 'SidecarSet', metadata: { name: SET },
     spec: { selector: { matchLabels: { app: 'bench' } }, containers: [{ name: 'sidecar', image: 'busybox:1.35.0', command: ['sleep', '1d'],
         // Requests (Burstable pods) so the resources-only rollout below can resize in place without changing QoS.
         resources: { requests: { cpu: '10m', memory: '16Mi' } } }],

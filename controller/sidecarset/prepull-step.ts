@@ -1,7 +1,8 @@
 // The pre-pull step of a SidecarSet rollout (prepull.ts): which pods of the batch go now, the NodeImage tags and the
 // pull-secret copies that get the new images onto their nodes first, and the copies' release once the rollout is over.
 import type { Logger } from 'pino';
-import { KRUISE_API_VERSION, type Pod } from '../../shared/api/meta.js';
+import type { Pod } from '../../shared/api/meta.js';
+import { apiVersionOf, resources } from '../../shared/kube/resources.js';
 import type { SidecarSet } from '../../shared/api/sidecarset.js';
 import { formatTimestamp } from '../../shared/domain/inject/annotations.js';
 import { ensurePrePullSecrets, releasePrePullSecrets } from '../prepull/secrets.js';
@@ -48,7 +49,7 @@ export function prePullStep(deps: ReconcileDeps) {
     const plan = planPrePull(set, batch, upcoming, { nodeImage: (n) => view.get(n), waitingSince: (k) => deps.prePullWaits.since(name, hash, k, t), now: t });
     if (plan.tags.length > 0) {
       const secrets = await prePullSecrets(set, [...batch, ...upcoming], log);
-      const owner = { apiVersion: KRUISE_API_VERSION, kind: 'SidecarSet', name, uid: set.metadata?.uid ?? '' };
+      const owner = { apiVersion: apiVersionOf(resources.sidecarSets), kind: 'SidecarSet', name, uid: set.metadata?.uid ?? '' };
       const written = await ensurePrePullTags(rest, view, { owner, tags: plan.tags, secrets, now: formatTimestamp(new Date(clock.now())) });
       if (written > 0) log.info({ nodeImages: written, tags: plan.tags.length, pullSecrets: secrets.length }, 'pre-pulling new sidecar images');
     }

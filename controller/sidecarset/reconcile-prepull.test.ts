@@ -30,7 +30,7 @@ test('the batch waits for its node to pull the new image through a NodeImage tag
   const ni = h.api.table('nodeimages').get('n1') as NodeImage;
   const tag = ni.spec!.images!.busybox!.tags[0]!;
   assert.equal(tag.tag, '2.0');
-  assert.deepEqual(tag.ownerReferences, [{ apiVersion: 'apps.kruise.io/v1alpha1', kind: 'SidecarSet', name: 'scs', uid: 'uid-scs' }]);
+  assert.deepEqual(tag.ownerReferences, [{ apiVersion: 'apps.kruise.io/v1beta1', kind: 'SidecarSet', name: 'scs', uid: 'uid-scs' }]);
   assert.equal(tag.pullPolicy?.ttlSecondsAfterFinished, 600);
 
   // Still pulling: nothing more is written.

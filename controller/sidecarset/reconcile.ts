@@ -4,13 +4,12 @@ import type { Logger } from 'pino';
 import type { Pod } from '../../shared/api/meta.js';
 import type { NodeImage } from '../../shared/api/node-image.js';
 import type { FreshView } from '../../shared/kube/fresh-view.js';
-import { KRUISE_API_VERSION } from '../../shared/api/meta.js';
 import type { SidecarSet } from '../../shared/api/sidecarset.js';
 import type { Clock } from '../../shared/clock.js';
 import { AdmissionDeniedError } from '../../shared/errors.js';
 import type { Cache } from '../../shared/kube/informer.js';
 import type { EventRecorder } from '../../shared/kube/event-recorder.js';
-import { resources } from '../../shared/kube/resources.js';
+import { apiVersionOf, resources } from '../../shared/kube/resources.js';
 import { isNotFound, type KubeRest } from '../../shared/kube/rest.js';
 import { TerminalError, type ReconcileFn } from '../../shared/reconcile/types.js';
 import type { UpdateExpectations } from './expectations.js';
@@ -83,7 +82,7 @@ async function forEachLimit<T>(items: readonly T[], n: number, f: (t: T) => Prom
 
 const podKey = (pod: Pod) => `${pod.metadata?.namespace ?? ''}/${pod.metadata?.name ?? ''}`;
 const at = (pod: Pod) => ({ namespace: pod.metadata?.namespace ?? '', name: pod.metadata?.name ?? '' });
-const asSidecarSet = (set: SidecarSet) => ({ apiVersion: KRUISE_API_VERSION, kind: 'SidecarSet', metadata: set.metadata });
+const asSidecarSet = (set: SidecarSet) => ({ apiVersion: apiVersionOf(resources.sidecarSets), kind: 'SidecarSet', metadata: set.metadata });
 const asPod = (pod: Pod) => ({ apiVersion: 'v1', kind: 'Pod', metadata: pod.metadata });
 
 export function sidecarSetReconciler(deps: ReconcileDeps): ReconcileFn {

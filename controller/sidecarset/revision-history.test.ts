@@ -20,7 +20,7 @@ test('a candidate carries the SidecarSet labels and annotations, the hash and na
     [ControllerRevisionHashLabel]: revision.metadata!.name!.slice('scs-'.length),
   });
   assert.equal(revision.metadata!.annotations![SidecarSetHashAnnotation], v1.metadata!.annotations![SidecarSetHashAnnotation]);
-  assert.deepEqual(revision.metadata!.ownerReferences, [{ apiVersion: 'apps.kruise.io/v1alpha1', kind: 'SidecarSet', name: 'scs', uid: 'uid-scs', controller: true, blockOwnerDeletion: true }]);
+  assert.deepEqual(revision.metadata!.ownerReferences, [{ apiVersion: 'apps.kruise.io/v1beta1', kind: 'SidecarSet', name: 'scs', uid: 'uid-scs', controller: true, blockOwnerDeletion: true }]);
 });
 
 test('a collision renames the candidate but keeps its first hash label', () => {

@@ -4,10 +4,10 @@
 import type { V1ControllerRevision, V1OwnerReference } from '@kubernetes/client-node';
 import type { Pod } from '../../shared/api/meta.js';
 import type { SidecarSet } from '../../shared/api/sidecarset.js';
-import { KRUISE_API_VERSION } from '../../shared/api/meta.js';
 import { SidecarSetCustomVersionLabel, SidecarSetNameLabel } from '../../shared/api/sidecarset.js';
 import { canonicalRevisionData, ControllerRevisionHashLabel, revisionData, revisionHash, revisionName } from '../../shared/domain/sidecarset-revision.js';
 import { podView } from './pod-view.js';
+import { apiVersionOf, resources } from '../../shared/kube/resources.js';
 
 export type Revision = V1ControllerRevision;
 
@@ -48,7 +48,7 @@ export function candidateRevision(set: SidecarSet, namespace: string, revisionNu
       apiVersion: 'apps/v1', kind: 'ControllerRevision',
       metadata: {
         name: revisionName(md.name ?? '', hash), namespace, labels, annotations,
-        ownerReferences: [{ apiVersion: KRUISE_API_VERSION, kind: 'SidecarSet', name: md.name ?? '', uid: md.uid ?? '', controller: true, blockOwnerDeletion: true }],
+        ownerReferences: [{ apiVersion: apiVersionOf(resources.sidecarSets), kind: 'SidecarSet', name: md.name ?? '', uid: md.uid ?? '', controller: true, blockOwnerDeletion: true }],
       },
       data: JSON.parse(data) as object,
       revision: revisionNumber,

@@ -99,6 +99,20 @@ export const SIDECARSET = {
   },
 };
 
+/**
+ * The same SidecarSet as v1beta1 stores it (spec/openkruise-v1.9.md §2.1): no spec.namespace (a namespaceSelector on
+ * kubernetes.io/metadata.name says it), spec.customVersion instead of the SidecarSet's custom-version label.
+ */
+export const SIDECARSET_V1BETA1 = {
+  ...SIDECARSET,
+  apiVersion: 'apps.kruise.io/v1beta1',
+  spec: (({ namespace: _namespace, ...rest }) => ({
+    ...rest,
+    namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'apps' }, matchExpressions: [{ key: 'team', operator: 'In', values: ['a', 'b'] }] },
+    customVersion: 'v3',
+  }))(SIDECARSET.spec),
+};
+
 export const CONTAINER_RECREATE_REQUEST = {
   apiVersion: 'apps.kruise.io/v1alpha1', kind: 'ContainerRecreateRequest', metadata: { name: 'every-field', namespace: 'default' },
   spec: {
@@ -232,12 +246,13 @@ export const CLONESET = {
   },
 };
 
-/** Each fixture with the plural of its kind. */
-export const CRD_FIXTURES = [
+/** Each fixture with the plural of its kind; `version` where the CRD serves more than v1alpha1 (default v1alpha1). */
+export const CRD_FIXTURES: readonly { plural: string; version?: string; object: { apiVersion: string; kind: string; metadata: object; spec?: unknown; status?: unknown } }[] = [
   { plural: 'clonesets', object: CLONESET },
   { plural: 'sidecarsets', object: SIDECARSET },
+  { plural: 'sidecarsets', version: 'v1beta1', object: SIDECARSET_V1BETA1 },
   { plural: 'containerrecreaterequests', object: CONTAINER_RECREATE_REQUEST },
   { plural: 'imagepulljobs', object: IMAGE_PULL_JOB },
   { plural: 'nodeimages', object: NODE_IMAGE },
   { plural: 'resourcedistributions', object: RESOURCE_DISTRIBUTION },
-] as const;
+];

@@ -2,7 +2,7 @@
 // webhook defaults, hashes and injects), plus the waits those tests share.
 import type { Pod } from '../../shared/api/meta.js';
 import type { SidecarSet, SidecarSetUpdateStrategy } from '../../shared/api/sidecarset.js';
-import { resources } from '../../shared/kube/resources.js';
+import { apiVersionOf, resources, type Resource } from '../../shared/kube/resources.js';
 import type { KubeRest } from '../../shared/kube/rest.js';
 import { kubectl, untilInjected } from './kube.js';
 
@@ -18,6 +18,9 @@ export async function waitUntil<T>(what: string, f: () => Promise<T | undefined 
   }
 }
 
+/** SidecarSets as v1.8 clients read and write them (served next to v1beta1, converted by the webhook's /convert). */
+export const sidecarSetsV1alpha1: Resource = { ...resources.sidecarSets, version: 'v1alpha1' };
+
 export class SidecarSets {
   constructor(private readonly rest: KubeRest, private readonly namespace: string, private readonly node: string) {}
 
@@ -28,7 +31,7 @@ export class SidecarSets {
    */
   async create(name: string, app: string, image: string, updateStrategy: SidecarSetUpdateStrategy = {}, extra: Record<string, unknown> = {}): Promise<SidecarSet> {
     const set = await this.rest.create<SidecarSet>(resources.sidecarSets, {
-      apiVersion: 'apps.kruise.io/v1alpha1', kind: 'SidecarSet', metadata: { name },
+      apiVersion: apiVersionOf(resources.sidecarSets), kind: 'SidecarSet', metadata: { name },
       spec: { selector: { matchLabels: { app } }, containers: [{ name: 'sidecar', image, command: ['sleep', '1d'] }], updateStrategy, ...extra },
     });
     await this.injects({ app }, 'sidecar', image);
@@ -44,8 +47,9 @@ export class SidecarSets {
     return this.rest.get<SidecarSet>(resources.sidecarSets, { name });
   }
 
-  patch(name: string, body: object): Promise<SidecarSet> {
-    return this.rest.patch<SidecarSet>(resources.sidecarSets, { name }, 'merge', body);
+  /** A merge patch, in v1beta1 unless `resource` says v1alpha1 (sidecarSetsV1alpha1). */
+  patch(name: string, body: object, resource: Resource = resources.sidecarSets): Promise<SidecarSet> {
+    return this.rest.patch<SidecarSet>(resource, { name }, 'merge', body);
   }
 
   /** Sets the sidecar image (JSON patch on containers[0], as the seed's kubectl example does). */

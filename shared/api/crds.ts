@@ -11,6 +11,7 @@ import { ImagePullJobSchema } from './image-pull-job.js';
 import { NodeImageSchema } from './node-image.js';
 import { ResourceDistributionSchema } from './resource-distribution.js';
 import { SidecarSetSchema } from './sidecarset.js';
+import { SidecarSetSchema as SidecarSetV1beta1Schema } from './v1beta1/sidecarset.js';
 
 export interface PrinterColumn { name: string; type: 'integer' | 'string' | 'date' | 'number' | 'boolean'; jsonPath: string; description: string; priority?: number }
 
@@ -24,6 +25,12 @@ export interface CrdVersion {
   status: boolean;
   /** The scale subresource (kubectl scale, HPA), as CloneSet's. */
   scale?: { specReplicasPath: string; statusReplicasPath: string; labelSelectorPath: string };
+  /**
+   * false: the open Kubernetes types (SidecarSet containers, volumes) are schemaless objects in this version's CRD
+   * schema, without their field docs (scripts/crd-schema.ts), so a CRD serving two versions stays under kubectl
+   * apply's 256 KiB; kubectl explain defaults to the preferred (newest) version, which keeps them.
+   */
+  documentOpenTypes?: boolean;
 }
 
 export interface CrdSpec {
@@ -33,6 +40,11 @@ export interface CrdSpec {
   shortNames?: readonly string[];
   scope: 'Namespaced' | 'Cluster';
   versions: readonly CrdVersion[];
+  /**
+   * Webhook: the apiserver converts between versions through the webhook's /convert (the chart's crds.yaml points
+   * the CRD at its Service). Absent: None, the apiserver only rewrites apiVersion.
+   */
+  conversion?: 'Webhook';
 }
 
 const AGE: PrinterColumn = {
@@ -44,6 +56,13 @@ const AGE: PrinterColumn = {
 const version = (name: string, schema: TSchema, printerColumns: readonly PrinterColumn[], storage = true): CrdVersion =>
   ({ name, served: true, storage, schema, printerColumns, status: true });
 const v1alpha1 = (schema: TSchema, printerColumns: readonly PrinterColumn[], storage = true) => version('v1alpha1', schema, printerColumns, storage);
+
+const SIDECARSET_COLUMNS: readonly PrinterColumn[] = [
+  { name: 'MATCHED', type: 'integer', jsonPath: '.status.matchedPods', description: 'The number of pods matched.' },
+  { name: 'UPDATED', type: 'integer', jsonPath: '.status.updatedPods', description: 'The number of pods matched and updated.' },
+  { name: 'READY', type: 'integer', jsonPath: '.status.readyPods', description: 'The number of pods matched and ready.' },
+  AGE,
+];
 
 export const CRDS: readonly CrdSpec[] = [
   {
@@ -104,12 +123,9 @@ export const CRDS: readonly CrdSpec[] = [
   },
   {
     kind: 'SidecarSet', plural: 'sidecarsets', singular: 'sidecarset', scope: 'Cluster',
-    versions: [v1alpha1(SidecarSetSchema, [
-      { name: 'MATCHED', type: 'integer', jsonPath: '.status.matchedPods', description: 'The number of pods matched.' },
-      { name: 'UPDATED', type: 'integer', jsonPath: '.status.updatedPods', description: 'The number of pods matched and updated.' },
-      { name: 'READY', type: 'integer', jsonPath: '.status.readyPods', description: 'The number of pods matched and ready.' },
-      AGE,
-    ])],
+    // OpenKruise v1.9: v1beta1 stored, v1alpha1 still served, converted by /convert (spec/openkruise-v1.9.md §1).
+    conversion: 'Webhook',
+    versions: [{ ...v1alpha1(SidecarSetSchema, SIDECARSET_COLUMNS, false), documentOpenTypes: false }, version('v1beta1', SidecarSetV1beta1Schema, SIDECARSET_COLUMNS)],
   },
 ];
 

@@ -14,6 +14,12 @@ export const CORE_REF = 'x-kruise-ts-core';
  * defaulted or list-typed, so the stored object is what the user sent.
  */
 export const CORE_OPEN = 'x-kruise-ts-open';
+/**
+ * An open type written schemaless in every CRD version (an object keeping unknown fields, no expansion), for the large
+ * ones whose field docs `kubectl explain pod.spec.…` gives anyway: the SidecarSet CRD serves two versions and must
+ * stay under kubectl apply's 256 KiB annotation.
+ */
+export const CORE_SCHEMALESS = 'x-kruise-ts-schemaless';
 /** Optional in the TS type, required in the CRD (upstream's Go field has no omitempty). */
 export const CRD_REQUIRED = 'x-kruise-ts-required';
 /** Required in the TS type (kruise-ts always writes it), optional in the CRD as upstream's. */

@@ -1,7 +1,7 @@
 // apps.kruise.io/v1alpha1 SidecarSet (spec/webhooks.md §1). Field names are the wire names.
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import type { Container, KruiseObject, LabelSelector, LocalObjectReference, ObjectFieldSelector, Volume } from './meta.js';
-import { Bool, CORE_OPEN, CORE_REF, CORE_V1, Core, CoreWith, CrdOptional, CrdRequired, Int32, Int64, IntOrStr, KindSchema, META_V1, Obj, Str, StrList, StrMap, Time } from './schema.js';
+import { Bool, CORE_OPEN, CORE_REF, CORE_SCHEMALESS, CORE_V1, Core, CoreWith, CrdOptional, CrdRequired, Int32, Int64, IntOrStr, KindSchema, META_V1, Obj, Str, StrList, StrMap, Time } from './schema.js';
 
 export type PodInjectPolicy = 'BeforeAppContainer' | 'AfterAppContainer';
 export type UpgradeType = 'ColdUpgrade' | 'HotUpgrade';
@@ -90,17 +90,20 @@ export const SidecarSetUpdateStrategySchema = Obj('The sidecarset updateStrategy
 });
 export type SidecarSetUpdateStrategy = Static<typeof SidecarSetUpdateStrategySchema>;
 
-export const SidecarSetInjectRevisionSchema = Obj('Revision lets users roll a SidecarSet out safely: when set, the SidecarSet injects a specific revision according to the policy.', {
-  customVersion: Type.Optional(Str("CustomVersion matches the label 'apps.kruise.io/sidecarset-custom-version' of a (historical) SidecarSet: its ControllerRevision is used to restore that SidecarSet and inject its version of the sidecars.")),
+/** The revision to inject; `customVersion` names what a historical SidecarSet carried (a label in v1alpha1, a field in v1beta1). */
+export const sidecarSetInjectRevisionSchema = (customVersion: string) => Obj('Revision lets users roll a SidecarSet out safely: when set, the SidecarSet injects a specific revision according to the policy.', {
+  customVersion: Type.Optional(Str(customVersion)),
   revisionName: Type.Optional(Str('RevisionName names a specific ControllerRevision of the SidecarSet to inject into Pods.')),
   policy: Type.Optional(Str({ description: 'Policy describes the behavior of revision injection: Always injects the revision into every new pod; Partial injects it only into the pods the update strategy has not reached.', default: 'Always', enum: ['Always', 'Partial'] })),
 });
+export const SidecarSetInjectRevisionSchema = sidecarSetInjectRevisionSchema("CustomVersion matches the label 'apps.kruise.io/sidecarset-custom-version' of a (historical) SidecarSet: its ControllerRevision is used to restore that SidecarSet and inject its version of the sidecars.");
 export type SidecarSetInjectRevision = Static<typeof SidecarSetInjectRevisionSchema>;
 
-export const SidecarSetInjectionStrategySchema = Obj('InjectionStrategy describes the strategy when the sidecarset is injected into pods.', {
+export const sidecarSetInjectionStrategySchema = <R extends TSchema>(revision: R) => Obj('InjectionStrategy describes the strategy when the sidecarset is injected into pods.', {
   paused: Type.Optional(Bool('Paused suspends injection into newly created Pods; sidecar containers already injected keep being updated and running. Default is false.')),
-  revision: Type.Optional(SidecarSetInjectRevisionSchema),
+  revision: Type.Optional(revision),
 });
+export const SidecarSetInjectionStrategySchema = sidecarSetInjectionStrategySchema(SidecarSetInjectRevisionSchema);
 export type SidecarSetInjectionStrategy = Static<typeof SidecarSetInjectionStrategySchema>;
 
 export const SidecarSetPatchPodMetadataSchema = Obj('Pod metadata that the SidecarSet injects and updates in place.', {
@@ -109,20 +112,25 @@ export const SidecarSetPatchPodMetadataSchema = Obj('Pod metadata that the Sidec
 });
 export type SidecarSetPatchPodMetadata = Static<typeof SidecarSetPatchPodMetadataSchema>;
 
-export const SidecarSetSpecSchema = Obj('SidecarSetSpec defines the desired state of SidecarSet.', {
+/** The spec fields v1alpha1 and v1beta1 share (the same Go fields and docs in both versions). */
+export const sidecarSetSpecFields = {
   selector: Type.Optional(Core<LabelSelector>(`${META_V1}LabelSelector`, 'selector is a label query over the pods that should be injected.')),
-  namespace: Type.Optional(Str('Namespace restricts the SidecarSet to the pods of this namespace; otherwise it matches pods in all namespaces.')),
-  namespaceSelector: Type.Optional(Core<LabelSelector>(`${META_V1}LabelSelector`, 'NamespaceSelector selects the namespaces whose pods get the sidecar containers. Defaults to the empty LabelSelector, which matches everything.')),
   initContainers: Type.Optional(Type.Array(SidecarContainerSchema, { description: 'InitContainers is the list of init containers to inject into the selected pods, by name in ascending order. They are injected only when a pod is created, never into an existing pod.' })),
   containers: Type.Optional(Type.Array(SidecarContainerSchema, { description: 'Containers is the list of sidecar containers to inject into the selected pods.' })),
-  volumes: Type.Optional(Type.Array(Type.Unsafe<Volume>({ [CORE_REF]: `${CORE_V1}Volume`, [CORE_OPEN]: true, description: 'Volume represents a named volume in a pod that may be accessed by any container in the pod.' }),
+  volumes: Type.Optional(Type.Array(Type.Unsafe<Volume>({ [CORE_REF]: `${CORE_V1}Volume`, [CORE_OPEN]: true, [CORE_SCHEMALESS]: true, description: 'Volume represents a named volume in a pod that may be accessed by any container in the pod.' }),
     { description: 'List of volumes that can be mounted by sidecar containers.' })),
   updateStrategy: Type.Optional(SidecarSetUpdateStrategySchema),
-  injectionStrategy: Type.Optional(SidecarSetInjectionStrategySchema),
   imagePullSecrets: Type.Optional(Type.Array(Core<LocalObjectReference>(`${CORE_V1}LocalObjectReference`, 'LocalObjectReference contains enough information to let you locate the referenced object inside the same namespace.'),
     { description: 'List of the names of secrets required to pull the sidecar container images.' })),
   revisionHistoryLimit: Type.Optional(Int32('RevisionHistoryLimit is the maximum number of stored revisions of the SidecarSet. Default value is 10.')),
   patchPodMetadata: Type.Optional(Type.Array(SidecarSetPatchPodMetadataSchema, { description: 'Pod metadata the SidecarSet injects and updates in place.' })),
+};
+
+export const SidecarSetSpecSchema = Obj('SidecarSetSpec defines the desired state of SidecarSet.', {
+  ...sidecarSetSpecFields,
+  namespace: Type.Optional(Str('Namespace restricts the SidecarSet to the pods of this namespace; otherwise it matches pods in all namespaces.')),
+  namespaceSelector: Type.Optional(Core<LabelSelector>(`${META_V1}LabelSelector`, 'NamespaceSelector selects the namespaces whose pods get the sidecar containers. Defaults to the empty LabelSelector, which matches everything.')),
+  injectionStrategy: Type.Optional(SidecarSetInjectionStrategySchema),
 });
 export type SidecarSetSpec = Static<typeof SidecarSetSpecSchema>;
 

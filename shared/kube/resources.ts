@@ -10,7 +10,7 @@ export interface Resource {
 }
 
 const core = (plural: string, kind: string, namespaced = true): Resource => ({ group: '', version: 'v1', plural, kind, namespaced });
-const kruise = (plural: string, kind: string, namespaced: boolean): Resource => ({ group: 'apps.kruise.io', version: 'v1alpha1', plural, kind, namespaced });
+const kruise = (plural: string, kind: string, namespaced: boolean, version = 'v1alpha1'): Resource => ({ group: 'apps.kruise.io', version, plural, kind, namespaced });
 
 export const resources = {
   pods: core('pods', 'Pod'),
@@ -23,7 +23,8 @@ export const resources = {
   controllerRevisions: { group: 'apps', version: 'v1', plural: 'controllerrevisions', kind: 'ControllerRevision', namespaced: true },
   leases: { group: 'coordination.k8s.io', version: 'v1', plural: 'leases', kind: 'Lease', namespaced: true },
   customResourceDefinitions: { group: 'apiextensions.k8s.io', version: 'v1', plural: 'customresourcedefinitions', kind: 'CustomResourceDefinition', namespaced: false },
-  sidecarSets: kruise('sidecarsets', 'SidecarSet', false),
+  // v1beta1, the storage version since OpenKruise v1.9: read natively, no /convert call per object (spec/openkruise-v1.9.md §1).
+  sidecarSets: kruise('sidecarsets', 'SidecarSet', false, 'v1beta1'),
   nodeImages: kruise('nodeimages', 'NodeImage', false),
   imagePullJobs: kruise('imagepulljobs', 'ImagePullJob', true),
   containerRecreateRequests: kruise('containerrecreaterequests', 'ContainerRecreateRequest', true),

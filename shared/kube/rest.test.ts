@@ -40,7 +40,7 @@ describe('makeRest', () => {
   it('builds core, group, cluster-scoped and status paths', () => {
     assert.equal(resourcePath(resources.pods, { namespace: 'a', name: 'p', subresource: 'status' }), '/api/v1/namespaces/a/pods/p/status');
     assert.equal(resourcePath(resources.pods), '/api/v1/pods');
-    assert.equal(resourcePath(resources.sidecarSets, { namespace: 'ignored', name: 's' }), '/apis/apps.kruise.io/v1alpha1/sidecarsets/s');
+    assert.equal(resourcePath(resources.sidecarSets, { namespace: 'ignored', name: 's' }), '/apis/apps.kruise.io/v1beta1/sidecarsets/s');
     assert.equal(resourcePath(resources.controllerRevisions, { namespace: 'kruise-system' }), '/apis/apps/v1/namespaces/kruise-system/controllerrevisions');
   });
 

@@ -98,13 +98,25 @@ export function podInjectionContext(deps: RouteDeps, req: AdmissionRequest): Inj
   };
 }
 
+/** How long a review that reads SidecarSets waits for their cache's first list (under the pod webhook's 10 s). */
+export const SIDECARSET_SYNC_WAIT_MS = 5_000;
+
+/** The route, answering only once the SidecarSet cache has listed (AdmissionCaches.sidecarSetsSynced). */
+const afterSidecarSetsSync = (deps: RouteDeps, route: WebhookRoute): WebhookRoute => ({
+  ...route,
+  handler: async (req) => {
+    await deps.caches.sidecarSetsSynced(SIDECARSET_SYNC_WAIT_MS);
+    return route.handler(req);
+  },
+});
+
 /** The v1.9 routes, each also at its v1.8 path (paths.ts). */
 export function makeRoutes(deps: RouteDeps): WebhookRoute[] {
   const gates = deps.gates;
   return withV18Paths([
-    mutatePodRoute<InjectionContext>({ enabled: gates.PodWebhook, mutate: mutatePodOnCreate, context: (req) => podInjectionContext(deps, req) }),
+    afterSidecarSetsSync(deps, mutatePodRoute<InjectionContext>({ enabled: gates.PodWebhook, mutate: mutatePodOnCreate, context: (req) => podInjectionContext(deps, req) })),
     mutateSidecarSetRoute({ defaults: defaultSidecarSet }),
-    validateSidecarSetRoute<SidecarSetValidationContext>({ validate: (o: SidecarSet, old, ctx) => validateSidecarSet(o, old, ctx), context: (_req, view) => sidecarSetValidationContext(deps, view) }),
+    afterSidecarSetsSync(deps, validateSidecarSetRoute<SidecarSetValidationContext>({ validate: (o: SidecarSet, old, ctx) => validateSidecarSet(o, old, ctx), context: (_req, view) => sidecarSetValidationContext(deps, view) })),
     mutateCloneSetRoute({ defaults: defaultCloneSet }),
     validateCloneSetRoute({ validate: validateCloneSet, fetchPod: deps.caches.fetchPod }),
     mutateContainerRecreateRequestRoute({ gates, mutate: mutateContainerRecreateRequest, fetchPod: deps.caches.fetchPod, fetchNode: deps.caches.fetchNode }),

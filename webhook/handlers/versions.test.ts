@@ -87,6 +87,18 @@ test('a v1beta1 SidecarSet is defaulted with the same result and hashes as its v
   assert.deepEqual(outs[2], outs[0]);
 });
 
+test('v1beta1 defaulting keeps spec.customVersion and the namespaceSelector (no v1alpha1 field comes back)', async () => {
+  const obj = { apiVersion: 'apps.kruise.io/v1beta1', kind: 'SidecarSet', ...structuredClone(sidecarSet) } as any;
+  obj.spec = { ...obj.spec, customVersion: 'v9', namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'default' } } };
+  const r = await admit('/mutate-apps-kruise-io-sidecarset', { kind: kind('v1beta1', 'SidecarSet'), resource: resource('v1beta1', 'sidecarsets'), object: obj });
+  const out = fjp.applyPatch(structuredClone(obj), decodePatch(r.patch)).newDocument as any;
+  assert.equal(out.spec.customVersion, 'v9');
+  assert.deepEqual(out.spec.namespaceSelector, { matchLabels: { 'kubernetes.io/metadata.name': 'default' } });
+  assert.equal(out.spec.namespace, undefined);
+  assert.equal(out.metadata.labels?.['apps.kruise.io/sidecarset-custom-version'], undefined);
+  assert.match(out.metadata.annotations['kruise.io/sidecarset-hash'], /^[a-z0-9]{64}$/);
+});
+
 test('a SidecarSet review in another version is refused with 400 unsupported version', async () => {
   const r = await admit('/mutate-apps-kruise-io-sidecarset', { kind: kind('v2', 'SidecarSet'), resource: resource('v2', 'sidecarsets'), object: sidecarSet });
   assert.equal(r.status.code, 400);

@@ -5,7 +5,7 @@ import type { SidecarSet } from '../../api/sidecarset.js';
 import { AdmissionDeniedError } from '../../errors.js';
 import { makeCtx, names, pod1, sidecarSet1 } from './fixtures.js';
 import { injectSidecars, type InjectionContext } from './index.js';
-import { compiledMatch } from './match.js';
+import { compiledMatch, indexedNamespaces, matchSkipReason } from './match.js';
 
 const injected = (pod: Pod) => names(pod.spec?.containers).includes('dns-f');
 
@@ -36,6 +36,30 @@ const cases: { name: string; set?: (s: SidecarSet) => void; pod?: (p: Pod) => vo
     want: false,
   },
   { name: 'a namespaceSelector on a namespace that does not exist does not apply', set: (s) => (s.spec!.namespaceSelector = {}), ctx: { namespaces: {} }, want: false },
+  {
+    name: 'a v1beta1 namespace (metadata.name selector) applies to its namespace only',
+    set: (s) => (s.spec!.namespaceSelector = { matchLabels: { 'kubernetes.io/metadata.name': 'default' } }),
+    ctx: { namespaces: { default: { 'kubernetes.io/metadata.name': 'default' } } },
+    want: true,
+  },
+  {
+    name: 'a metadata.name selector of another namespace does not apply',
+    set: (s) => (s.spec!.namespaceSelector = { matchLabels: { 'kubernetes.io/metadata.name': 'other' } }),
+    ctx: { namespaces: { default: { 'kubernetes.io/metadata.name': 'default' } } },
+    want: false,
+  },
+  {
+    name: 'an In expression on metadata.name applies to the namespaces it lists; the rest of the selector still decides',
+    set: (s) => (s.spec!.namespaceSelector = { matchLabels: { env: 'prod' }, matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'In', values: ['a', 'default'] }] }),
+    ctx: { namespaces: { default: { 'kubernetes.io/metadata.name': 'default', env: 'prod' } } },
+    want: true,
+  },
+  {
+    name: 'a pod in an indexed namespace still needs the whole namespaceSelector to match',
+    set: (s) => (s.spec!.namespaceSelector = { matchLabels: { 'kubernetes.io/metadata.name': 'default', env: 'prod' } }),
+    ctx: { namespaces: { default: { 'kubernetes.io/metadata.name': 'default', env: 'dev' } } },
+    want: false,
+  },
   { name: 'an empty namespaceSelector matches any existing namespace', set: (s) => (s.spec!.namespaceSelector = {}), want: true },
   { name: 'an empty selector {} selects no pod', set: (s) => (s.spec!.selector = {}), want: false },
   { name: 'a missing selector selects no pod', set: (s) => delete s.spec!.selector, want: false },
@@ -74,6 +98,22 @@ test('the input pod and SidecarSets are never modified', () => {
   const out = injectSidecars(pod, makeCtx([set]));
   assert.notEqual(out, pod);
   assert.deepEqual({ pod, set }, before);
+});
+
+test('the §2.5 index: metadata.name matchLabels first, else an In expression on it, else cluster scope', () => {
+  const key = 'kubernetes.io/metadata.name';
+  assert.deepEqual(indexedNamespaces({ matchLabels: { [key]: 'a' }, matchExpressions: [{ key, operator: 'In', values: ['b'] }] }), new Set(['a']));
+  assert.deepEqual(indexedNamespaces({ matchExpressions: [{ key, operator: 'NotIn', values: ['b'] }, { key, operator: 'In', values: ['c', 'd'] }] }), new Set(['c', 'd']));
+  assert.equal(indexedNamespaces({ matchLabels: { env: 'prod' } }), undefined);
+  assert.equal(indexedNamespaces(undefined), undefined);
+});
+
+test('a pod outside the indexed namespaces is skipped without looking the Namespace up', () => {
+  const set = sidecarSet1();
+  set.spec!.namespaceSelector = { matchLabels: { 'kubernetes.io/metadata.name': 'other' } };
+  const asked: string[] = [];
+  assert.equal(matchSkipReason(compiledMatch(set), pod1(), 'default', (n) => (asked.push(n), {})), 'namespaceSelector does not match');
+  assert.deepEqual(asked, []);
 });
 
 // --- compiled matching data, cached per SidecarSet object and resourceVersion ---

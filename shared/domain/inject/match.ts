@@ -1,6 +1,7 @@
 // Which SidecarSets apply to a pod (spec/webhooks.md §2.3 steps 1–2).
 import type { LabelSelector, Pod } from '../../api/meta.js';
 import type { SidecarSet } from '../../api/sidecarset.js';
+import { NamespaceNameLabel } from '../../api/v1beta1/sidecarset.js';
 import { AdmissionDeniedError } from '../../errors.js';
 import { compileLabelSelector, LabelSelectorError, matchesLabelSelector, type LabelMatcher } from '../label-selector.js';
 
@@ -38,10 +39,26 @@ export interface CompiledMatch {
   resourceVersion: string | undefined;
   paused: boolean;
   namespace: string | undefined;
+  /**
+   * The namespaces v1.9's candidate index files the SidecarSet under (spec/openkruise-v1.9.md §2.5): the value of
+   * namespaceSelector.matchLabels[kubernetes.io/metadata.name], else the values of an `In` expression on that key;
+   * undefined: cluster scope. A pod elsewhere is skipped before any Namespace lookup. The full selector still decides
+   * for a pod inside, so the outcome is the selector's (the apiserver labels every Namespace with its name).
+   */
+  namespaceNames: ReadonlySet<string> | undefined;
   /** undefined: no namespaceSelector, every namespace qualifies. */
   namespaceMatch: LabelMatcher | undefined;
   /** undefined: a nil or empty selector, which selects no pod. */
   podMatch: LabelMatcher | undefined;
+}
+
+/** §2.5's index key(s) of a namespaceSelector, or undefined for cluster scope. */
+export function indexedNamespaces(selector: LabelSelector | undefined): ReadonlySet<string> | undefined {
+  if (!selector) return undefined;
+  const name = selector.matchLabels?.[NamespaceNameLabel];
+  if (name !== undefined) return new Set([name]);
+  const inExpr = (selector.matchExpressions ?? []).find((e) => e.key === NamespaceNameLabel && e.operator === 'In');
+  return inExpr ? new Set(inExpr.values ?? []) : undefined;
 }
 
 /** The matching data with selectors compiled (`compile`) or evaluated directly on each call (one-off use). */
@@ -54,6 +71,7 @@ function matchData(set: SidecarSet, compile: boolean): CompiledMatch {
     resourceVersion: set.metadata?.resourceVersion,
     paused: Boolean(spec.injectionStrategy?.paused),
     namespace: spec.namespace || undefined,
+    namespaceNames: indexedNamespaces(namespaceSelector),
     namespaceMatch: namespaceSelector ? matcher('spec.namespaceSelector', namespaceSelector) : undefined,
     podMatch: !selector || isEmptySelector(selector) ? undefined : matcher('spec.selector', selector),
   };
@@ -86,6 +104,7 @@ export function matchSkipReason(
   namespaceLabels: (name: string) => Record<string, string> | undefined,
 ): string | null {
   if (c.namespace && c.namespace !== podNamespace) return `scoped to namespace ${c.namespace}`;
+  if (c.namespaceNames && !c.namespaceNames.has(podNamespace)) return 'namespaceSelector does not match';
   if (c.namespaceMatch) {
     const labels = namespaceLabels(podNamespace);
     if (labels === undefined) return `namespace ${podNamespace} not found`;
