@@ -11,7 +11,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { loadAll } from 'js-yaml';
-import { CRD_FIXTURES } from './harness/crd-fixtures.js';
+import { CRD_FIXTURES, NODE_IMAGE_V1BETA1 } from './harness/crd-fixtures.js';
 import { eventually, getJson, kubectl, kubectlOk, stack } from './harness/kube.js';
 
 const s = stack();
@@ -51,11 +51,12 @@ describe('CRD schemas', { skip }, () => {
   });
 
   for (const { plural, object } of CRD_FIXTURES) {
-    it(`a ${object.kind} carrying every v1alpha1 field reads back unchanged, spec and status (nothing pruned or defaulted)`, () => {
+    const version = object.apiVersion.split('/')[1]!;
+    it(`a ${object.kind} carrying every ${version} field reads back unchanged, spec and status (nothing pruned or defaulted)`, () => {
       const o = structuredClone(object) as Obj;
-      o.apiVersion = `${MIRROR}/v1alpha1`;
+      o.apiVersion = `${MIRROR}/${version}`;
       const where = typeof o.metadata.namespace === 'string' ? ['-n', o.metadata.namespace] : [];
-      const resource = `${plural}.${MIRROR}`;
+      const resource = `${plural}.${version}.${MIRROR}`;
       kubectlOk(['create', '-f', '-'], JSON.stringify(o));
       try {
         const created = getJson<Obj>([resource, String(o.metadata.name), ...where]);
@@ -71,6 +72,20 @@ describe('CRD schemas', { skip }, () => {
       }
     });
   }
+
+  // Conversion None (spec/openkruise-v1.9.md §1): the apiserver rewrites apiVersion only and prunes what the other
+  // version's schema lacks.
+  it('a v1beta1 NodeImage read as v1alpha1 has its pullSecrets without mode; read as v1beta1, with it', () => {
+    const o = { ...structuredClone(NODE_IMAGE_V1BETA1), apiVersion: `${MIRROR}/v1beta1`, metadata: { name: 'mode-pruned' } };
+    kubectlOk(['create', '-f', '-'], JSON.stringify(o));
+    try {
+      const secrets = (v: string) => getJson<{ spec: typeof NODE_IMAGE_V1BETA1.spec }>([`nodeimages.${v}.${MIRROR}`, 'mode-pruned']).spec.images['registry.example/app'].pullSecrets;
+      assert.deepEqual(secrets('v1beta1'), NODE_IMAGE_V1BETA1.spec.images['registry.example/app'].pullSecrets);
+      assert.deepEqual(secrets('v1alpha1'), NODE_IMAGE_V1BETA1.spec.images['registry.example/app'].pullSecrets.map(({ mode: _m, ...r }) => r));
+    } finally {
+      kubectl(['delete', `nodeimages.${MIRROR}`, 'mode-pruned', '--wait=false']);
+    }
+  });
 
   it('kubectl explain sidecarset.spec.containers.transferEnv explains the field, and the core/v1 fields of a sidecar container too', () => {
     const transferEnv = kubectlOk(['explain', 'sidecarsets.spec.containers.transferEnv', '--api-version=apps.kruise.io/v1alpha1']);

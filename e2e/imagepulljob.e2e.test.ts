@@ -94,7 +94,7 @@ describe('NodeImage and ImagePullJob controllers', { skip: typeof s === 'string'
       assert.deepEqual(j.metadata.finalizers, ['apps.kruise.io/deletion-protection']);
       await eventually('tags on nodes 1 and 3', () => holders('e2e-ipj/names', '1').join() === 'kwok-node-1,kwok-node-3', 30_000);
       const tag = tagOn('kwok-node-1', 'e2e-ipj/names', '1')!;
-      assert.deepEqual(tag.ownerReferences, [{ apiVersion: 'apps.kruise.io/v1alpha1', kind: 'ImagePullJob', name: 'by-names', namespace: ns, uid: j.metadata.uid }]);
+      assert.deepEqual(tag.ownerReferences, [{ apiVersion: 'apps.kruise.io/v1beta1', kind: 'ImagePullJob', name: 'by-names', namespace: ns, uid: j.metadata.uid }]);
       assert.equal(tag.version, 0);
       assert.equal(tag.imagePullPolicy, 'IfNotPresent');
       assert.deepEqual({ ...tag.pullPolicy, ttlSecondsAfterFinished: undefined }, { timeoutSeconds: 600, backoffLimit: 3, ttlSecondsAfterFinished: undefined });

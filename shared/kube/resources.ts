@@ -10,7 +10,7 @@ export interface Resource {
 }
 
 const core = (plural: string, kind: string, namespaced = true): Resource => ({ group: '', version: 'v1', plural, kind, namespaced });
-const kruise = (plural: string, kind: string, namespaced: boolean): Resource => ({ group: 'apps.kruise.io', version: 'v1alpha1', plural, kind, namespaced });
+const kruise = (plural: string, kind: string, namespaced: boolean, version = 'v1alpha1'): Resource => ({ group: 'apps.kruise.io', version, plural, kind, namespaced });
 
 export const resources = {
   pods: core('pods', 'Pod'),
@@ -23,8 +23,10 @@ export const resources = {
   leases: { group: 'coordination.k8s.io', version: 'v1', plural: 'leases', kind: 'Lease', namespaced: true },
   customResourceDefinitions: { group: 'apiextensions.k8s.io', version: 'v1', plural: 'customresourcedefinitions', kind: 'CustomResourceDefinition', namespaced: false },
   sidecarSets: kruise('sidecarsets', 'SidecarSet', false),
-  nodeImages: kruise('nodeimages', 'NodeImage', false),
-  imagePullJobs: kruise('imagepulljobs', 'ImagePullJob', true),
+  // OpenKruise v1.9 stores these as v1beta1 and its daemon and controllers use v1beta1 (spec/openkruise-v1.9.md §5.1).
+  nodeImages: kruise('nodeimages', 'NodeImage', false, 'v1beta1'),
+  imagePullJobs: kruise('imagepulljobs', 'ImagePullJob', true, 'v1beta1'),
+  imageListPullJobs: kruise('imagelistpulljobs', 'ImageListPullJob', true, 'v1beta1'),
   containerRecreateRequests: kruise('containerrecreaterequests', 'ContainerRecreateRequest', true),
   resourceDistributions: kruise('resourcedistributions', 'ResourceDistribution', false),
   cloneSets: kruise('clonesets', 'CloneSet', true),
