@@ -2,6 +2,7 @@
 import { cloneSetController } from './cloneset/controller.js';
 import { podReadinessController } from './podreadiness/controller.js';
 import { containerRecreateRequestController } from './containerrecreaterequest/controller.js';
+import { imageListPullJobController } from './imagelistpulljob/controller.js';
 import { imagePullJobController } from './imagepulljob/controller.js';
 import { launchPriorityController } from './launch-priority/controller.js';
 import { resourceDistributionController } from './resourcedistribution/controller.js';
@@ -15,6 +16,7 @@ export const controllers: readonly Controller[] = [
   resourceDistributionController,
   nodeImageController,
   imagePullJobController,
+  imageListPullJobController,
   sidecarSetController,
   cloneSetController,
   podReadinessController,

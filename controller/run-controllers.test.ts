@@ -27,7 +27,7 @@ test('KruiseDaemon=false leaves out the daemon-dependent controllers, as upstrea
   const { parseFeatureGates } = await import('../shared/feature-gates.js');
   const on = names(selectControllers(controllers, [], parseFeatureGates('').gates));
   const off = names(selectControllers(controllers, [], parseFeatureGates('KruiseDaemon=false').gates));
-  for (const n of ['nodeimage-controller', 'imagepulljob-controller', 'containerrecreaterequest-controller']) {
+  for (const n of ['nodeimage-controller', 'imagepulljob-controller', 'imagelistpulljob-controller', 'containerrecreaterequest-controller']) {
     assert.ok(on.includes(n), n);
     assert.ok(!off.includes(n), n);
   }

@@ -11,7 +11,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { loadAll } from 'js-yaml';
-import { CRD_FIXTURES } from './harness/crd-fixtures.js';
+import { CRD_FIXTURES, NODE_IMAGE_V1BETA1 } from './harness/crd-fixtures.js';
 import { eventually, getJson, kubectl, kubectlOk, stack } from './harness/kube.js';
 
 const s = stack();
@@ -24,21 +24,23 @@ type Crd = { metadata: { name: string }; spec: { group: string; names: { plural:
 type Obj = { apiVersion: string; kind: string; metadata: Record<string, unknown>; spec?: unknown; status?: unknown };
 
 /**
- * The group a version's mirror lives in: one mirror per version of a CRD serving several (SidecarSet v1alpha1 and
- * v1beta1), holding that version alone, stored, with no conversion (the webhook converts only apps.kruise.io), so
- * each fixture is judged by its own version's schema.
+ * The group a version's mirror lives in: one mirror per version of a CRD converted by the webhook (SidecarSet
+ * v1alpha1 and v1beta1), holding that version alone, stored, with no conversion (the webhook converts only
+ * apps.kruise.io), so each fixture is judged by its own version's schema. CRDs with conversion None keep all their
+ * versions in one mirror, as the apiserver serves them (a NodeImage written as v1beta1 can be read as v1alpha1).
  */
-const mirrorGroup = (crd: Crd, version: string) => (crd.spec.versions.length > 1 ? `${version}.${MIRROR}` : MIRROR);
+const perVersion = (crd: Crd) => crd.spec.versions.length > 1 && !!crd.spec.conversion && (crd.spec.conversion as { strategy?: string }).strategy === 'Webhook';
 
 /** The committed CRDs moved to the mirror group(s) (short names dropped: they would clash with the real ones). */
 function mirrorCrds(): Crd[] {
   return readdirSync(crdDir).filter((f) => f.endsWith('.yaml')).flatMap((f) => {
     const crd = (loadAll(readFileSync(join(crdDir, f), 'utf8')) as (Crd | null)[]).find((d) => d) as Crd;
     delete crd.spec.names.shortNames;
+    const split = perVersion(crd);
     delete crd.spec.conversion;
     return crd.spec.versions.map((v) => {
-      const group = mirrorGroup(crd, v.name);
-      const versions = crd.spec.versions.length > 1 ? [{ ...v, storage: true }] : crd.spec.versions;
+      const group = split ? `${v.name}.${MIRROR}` : MIRROR;
+      const versions = split ? [{ ...v, storage: true }] : crd.spec.versions;
       return { ...crd, metadata: { name: `${crd.spec.names.plural}.${group}` }, spec: { ...crd.spec, group, versions } };
     }).filter((c, i, all) => all.findIndex((o) => o.metadata.name === c.metadata.name) === i);
   });
@@ -68,7 +70,7 @@ describe('CRD schemas', { skip }, () => {
       const group = crds.find((c) => c.spec.names.plural === plural && c.spec.versions.some((v) => v.name === version))!.spec.group;
       o.apiVersion = `${group}/${version}`;
       const where = typeof o.metadata.namespace === 'string' ? ['-n', o.metadata.namespace] : [];
-      const resource = `${plural}.${group}`;
+      const resource = `${plural}.${version}.${group}`;
       kubectlOk(['create', '-f', '-'], JSON.stringify(o));
       try {
         const created = getJson<Obj>([resource, String(o.metadata.name), ...where]);
@@ -84,6 +86,20 @@ describe('CRD schemas', { skip }, () => {
       }
     });
   }
+
+  // Conversion None (spec/openkruise-v1.9.md §1): the apiserver rewrites apiVersion only and prunes what the other
+  // version's schema lacks.
+  it('a v1beta1 NodeImage read as v1alpha1 has its pullSecrets without mode; read as v1beta1, with it', () => {
+    const o = { ...structuredClone(NODE_IMAGE_V1BETA1), apiVersion: `${MIRROR}/v1beta1`, metadata: { name: 'mode-pruned' } };
+    kubectlOk(['create', '-f', '-'], JSON.stringify(o));
+    try {
+      const secrets = (v: string) => getJson<{ spec: typeof NODE_IMAGE_V1BETA1.spec }>([`nodeimages.${v}.${MIRROR}`, 'mode-pruned']).spec.images['registry.example/app'].pullSecrets;
+      assert.deepEqual(secrets('v1beta1'), NODE_IMAGE_V1BETA1.spec.images['registry.example/app'].pullSecrets);
+      assert.deepEqual(secrets('v1alpha1'), NODE_IMAGE_V1BETA1.spec.images['registry.example/app'].pullSecrets.map(({ mode: _m, ...r }) => r));
+    } finally {
+      kubectl(['delete', `nodeimages.${MIRROR}`, 'mode-pruned', '--wait=false']);
+    }
+  });
 
   // v1beta1, the preferred version, documents the core/v1 Container; v1alpha1 leaves it schemaless (scripts/crd-schema.ts).
   it('kubectl explain sidecarset.spec.containers.transferEnv explains the field, and the core/v1 fields of a sidecar container too', () => {

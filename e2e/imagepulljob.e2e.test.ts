@@ -94,14 +94,16 @@ describe('NodeImage and ImagePullJob controllers', { skip: typeof s === 'string'
       assert.deepEqual(j.metadata.finalizers, ['apps.kruise.io/deletion-protection']);
       await eventually('tags on nodes 1 and 3', () => holders('e2e-ipj/names', '1').join() === 'kwok-node-1,kwok-node-3', 30_000);
       const tag = tagOn('kwok-node-1', 'e2e-ipj/names', '1')!;
-      assert.deepEqual(tag.ownerReferences, [{ apiVersion: 'apps.kruise.io/v1alpha1', kind: 'ImagePullJob', name: 'by-names', namespace: ns, uid: j.metadata.uid }]);
+      assert.deepEqual(tag.ownerReferences, [{ apiVersion: 'apps.kruise.io/v1beta1', kind: 'ImagePullJob', name: 'by-names', namespace: ns, uid: j.metadata.uid }]);
       assert.equal(tag.version, 0);
       assert.equal(tag.imagePullPolicy, 'IfNotPresent');
       assert.deepEqual({ ...tag.pullPolicy, ttlSecondsAfterFinished: undefined }, { timeoutSeconds: 600, backoffLimit: 3, ttlSecondsAfterFinished: undefined });
       assert.ok(tag.pullPolicy!.ttlSecondsAfterFinished! >= 3 + 300 && tag.pullPolicy!.ttlSecondsAfterFinished! < 3 + 600, 'TTL = job ttl + 300 + rand(300)');
       await eventually('status counts both as active', () => job('by-names')?.status?.active === 2 && job('by-names')?.status?.desired === 2, 30_000);
       assert.equal(job('by-names')?.status?.message, 'job is running, progress 0.0%');
-      assert.match(kubectlOk(['get', 'imagepulljob', '-n', ns, 'by-names']).split('\n')[0]!, /NAME\s+TOTAL\s+ACTIVE\s+SUCCEED\s+FAILED\s+AGE\s+MESSAGE/);
+      // v1beta1 (the preferred version) has no MESSAGE column (spec/openkruise-v1.9.md §5.1).
+      assert.match(kubectlOk(['get', 'imagepulljobs.v1alpha1.apps.kruise.io', '-n', ns, 'by-names']).split('\n')[0]!, /NAME\s+TOTAL\s+ACTIVE\s+SUCCEED\s+FAILED\s+AGE\s+MESSAGE/);
+      assert.match(kubectlOk(['get', 'imagepulljob', '-n', ns, 'by-names']).split('\n')[0]!, /^NAME\s+TOTAL\s+ACTIVE\s+SUCCEED\s+FAILED\s+AGE\s*$/);
 
       reportPull('kwok-node-1', 'e2e-ipj/names', '1', 'Succeeded');
       await eventually('progress 50%', () => job('by-names')?.status?.message === 'job is running, progress 50.0%', 30_000);

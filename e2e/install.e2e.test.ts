@@ -15,9 +15,9 @@ const examples = join(repo, 'e2e/cluster/examples');
 describe('install', { skip }, () => {
   // e2e/cluster.sh installed the stack with `helm install` (it fails the run if that fails); e2e/helm-upgrade applies
   // manifests/ with kubectl and takes it over with Helm.
-  it('the install made the six CRDs, Established, and both webhook configurations', () => {
+  it('the install made the seven CRDs, Established, and both webhook configurations', () => {
     const crds = kubectlOk(['get', 'crd', '-o', 'jsonpath={range .items[*]}{.metadata.name}={.status.conditions[?(@.type=="Established")].status}{"\\n"}{end}']);
-    for (const p of ['sidecarsets', 'containerrecreaterequests', 'nodeimages', 'imagepulljobs', 'resourcedistributions', 'clonesets']) {
+    for (const p of ['sidecarsets', 'containerrecreaterequests', 'nodeimages', 'imagepulljobs', 'imagelistpulljobs', 'resourcedistributions', 'clonesets']) {
       assert.match(crds, new RegExp(`^${p}\\.apps\\.kruise\\.io=True$`, 'm'));
     }
     kubectlOk(['get', 'mutatingwebhookconfiguration', 'kruise-mutating-webhook-configuration']);

@@ -8,6 +8,7 @@ import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { load, loadAll } from 'js-yaml';
 import { CHART_DIR, findHelm, helmTemplate } from './chart.js';
+import { CRDS } from '../shared/api/crds.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const helm = findHelm(repoRoot, process.env);
@@ -86,7 +87,7 @@ describe('charts/kruise-ts', { skip: noHelm }, () => {
     assert.deepEqual(pod?.namespaceSelector?.matchExpressions.map((e) => e.key), ['control-plane', 'kubernetes.io/metadata.name', 'tier']);
     assert.deepEqual(pod?.objectSelector, { matchExpressions: [{ key: 'kruise.io/skip', operator: 'DoesNotExist' }] });
     const others = objs.filter((o) => o.kind.endsWith('WebhookConfiguration')).flatMap((o) => o.webhooks ?? []).filter((w) => w.name !== 'mpod.kb.io');
-    assert.equal(others.length, 10);
+    assert.equal(others.length, 12);
     for (const w of others) {
       assert.equal(w.failurePolicy, 'Fail', w.name);
       assert.equal(w.timeoutSeconds, 15, w.name);
@@ -209,7 +210,7 @@ describe('charts/kruise-ts', { skip: noHelm }, () => {
     const kinds = (objs: Obj[]) => new Set(objs.map((o) => o.kind));
     const all = kinds(render());
     for (const k of ['CustomResourceDefinition', 'Namespace', 'NetworkPolicy', 'PodDisruptionBudget']) assert.ok(all.has(k), k);
-    assert.equal(render().filter((o) => o.kind === 'CustomResourceDefinition').length, 6);
+    assert.equal(render().filter((o) => o.kind === 'CustomResourceDefinition').length, CRDS.length);
     const off = kinds(render({ crds: { managed: false }, installation: { createNamespace: false }, networkPolicy: { enabled: false }, podDisruptionBudget: { enabled: false } }));
     for (const k of ['CustomResourceDefinition', 'Namespace', 'NetworkPolicy', 'PodDisruptionBudget']) assert.ok(!off.has(k), k);
     assert.ok(off.has('Deployment'));

@@ -68,7 +68,7 @@ export async function imagePullJobBench(ctx: BenchContext): Promise<IpjFigures> 
   const tagged = () => names.filter((n) => nodeImages.get(n)?.spec?.images?.[IMAGE.name]?.tags?.some((x) => x.tag === IMAGE.tag)).length;
   say('creating the ImagePullJob');
   const tag = await meter.phase(`IPJ created → tag in all ${NODES} NodeImages`, async () => {
-    await client.create(resources.imagePullJobs, { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'ImagePullJob', metadata: { name: 'bench', namespace: NS },
+    await client.create(resources.imagePullJobs, { apiVersion: 'apps.kruise.io/v1beta1', kind: 'ImagePullJob', metadata: { name: 'bench', namespace: NS },
       spec: { image: IMAGE.ref, parallelism: NODES, selector: { matchLabels: { [LABEL]: 'yes' } }, completionPolicy: { type: 'Always' } } });
     await until('every NodeImage carries the tag', () => tagged() >= NODES, PHASE_TIMEOUT_MS);
   });

@@ -5,7 +5,7 @@
 import type { V1Namespace, V1Secret } from '@kubernetes/client-node';
 import { ImagePullJobDeletionProtectionFinalizer as Finalizer, type ImagePullJob } from '../../shared/api/image-pull-job.js';
 import type { Pod } from '../../shared/api/meta.js';
-import { KRUISE_API_VERSION } from '../../shared/api/meta.js';
+import { KRUISE_API_VERSION_V1BETA1 } from '../../shared/api/meta.js';
 import type { NodeImage } from '../../shared/api/node-image.js';
 import { ImageReferenceError, normalizeImageRef } from '../../shared/domain/image-ref.js';
 import { LabelSelectorError } from '../../shared/domain/label-selector.js';
@@ -181,7 +181,7 @@ export const imagePullJobController: Controller & { setup(deps: ControllerDeps, 
         const withdrawals = index.nodeImagesOf(uid).filter((name) => { const ni = nodeImages.get(name); return ni && withdraw(name)(ni) !== undefined; });
         await forEachLimit(withdrawals, WRITE_CONCURRENCY, (name) => updateNodeImage(rest, nodeImages, name, withdraw(name)));
         const room = Math.max(0, parallelismOf(current) - result.status.active);
-        const owner = { apiVersion: KRUISE_API_VERSION, kind: 'ImagePullJob', name: current.metadata?.name, namespace: current.metadata?.namespace, uid };
+        const owner = { apiVersion: KRUISE_API_VERSION_V1BETA1, kind: 'ImagePullJob', name: current.metadata?.name, namespace: current.metadata?.namespace, uid };
         const jobTag = { image, owner, secrets: plan.refs, job: current, now: nowTime, align };
         const writes = [...result.needsUpdate, ...result.notSynced.slice(0, room)];
         await forEachLimit(writes, WRITE_CONCURRENCY, (name) => updateNodeImage(rest, nodeImages, name,

@@ -4,7 +4,7 @@
 // daemon never answered for marked Failed.
 import type { V1Node, V1ObjectReference, V1Secret } from '@kubernetes/client-node';
 import { ImagePullJobSecretBatchMode, type ImagePullJob } from '../../shared/api/image-pull-job.js';
-import { KRUISE_API_VERSION } from '../../shared/api/meta.js';
+import { KRUISE_API_VERSION_V1BETA1 } from '../../shared/api/meta.js';
 import { FakeNodeImageLabel, type NodeImage, type ReferenceObject } from '../../shared/api/node-image.js';
 import { freshView } from '../../shared/kube/fresh-view.js';
 import { objectKey } from '../../shared/kube/keys.js';
@@ -77,7 +77,7 @@ export const nodeImageController: Controller = {
         const step = nodeImageCreation(node, clock.now(), config.nodeImageCreationDelayMs);
         if (step.kind === 'wait') return { requeueAfterMs: step.ms };
         if (step.kind === 'skip') return;
-        const fresh: NodeImage = { apiVersion: KRUISE_API_VERSION, kind: 'NodeImage', metadata: { name, labels: { ...node.metadata?.labels } }, spec: {} };
+        const fresh: NodeImage = { apiVersion: KRUISE_API_VERSION_V1BETA1, kind: 'NodeImage', metadata: { name, labels: { ...node.metadata?.labels } }, spec: {} };
         try {
           view.wrote(await rest.create(resources.nodeImages, fresh, { fieldManager: FIELD_MANAGER }));
           log.info('created NodeImage');

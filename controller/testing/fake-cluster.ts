@@ -24,6 +24,7 @@ export class FakeCluster {
   private readonly lag = new Set<string>();
   private rv = 100;
   private uid = 0;
+  private generated = 0;
   private readonly resources = new Map<string, Resource>();
 
   /** Puts an object in place as if created earlier (no call recorded). */
@@ -88,6 +89,8 @@ export class FakeCluster {
     list: async <T extends KubernetesObject>(r: Resource) =>
       ({ items: [...this.store.entries()].filter(([k]) => k.startsWith(`${r.plural}|`)).map(([, v]) => clone(v)) }) as KubernetesListObject<T>,
     create: async (r, obj) => {
+      // generateName: the apiserver appends five random characters; here a counter, so runs are repeatable.
+      if (!obj.metadata?.name && obj.metadata?.generateName) obj = { ...obj, metadata: { ...obj.metadata, name: `${obj.metadata.generateName}${String(++this.generated).padStart(5, '0')}` } };
       this.calls.push({ method: 'POST', plural: r.plural, name: obj.metadata?.name ?? '' });
       if (this.store.has(idOf(r, obj.metadata?.namespace, obj.metadata?.name ?? ''))) throw fail('POST', 409, 'AlreadyExists');
       return this.write(r, { ...clone(obj), metadata: { ...obj.metadata, uid: `uid-${++this.uid}`, creationTimestamp: new Date() } }) as never;

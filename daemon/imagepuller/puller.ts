@@ -2,7 +2,7 @@
 // §2.4). It applies planSync's decisions to in-memory pulls, reports the resulting status through the injected
 // writeStatus, and emits PullImageSucceed / PullImageFailed events. Every dependency is passed in.
 import type { V1ObjectReference } from '@kubernetes/client-node';
-import { KRUISE_API_VERSION } from '../../shared/api/meta.js';
+import { KRUISE_API_VERSION_V1BETA1 } from '../../shared/api/meta.js';
 import type { ImageTagStatus, NodeImage, NodeImageStatus, ReferenceObject } from '../../shared/api/node-image.js';
 import type { ImageService } from '../cri/runtime.js';
 import { failedMessage, REASON_PULL_FAILED, REASON_PULL_SUCCEEDED, succeededMessage, type PullEvent } from './events.js';
@@ -60,7 +60,7 @@ export class ImagePuller {
   private readonly gate: StatusWriteGate;
   private readonly random: () => number;
   private readonly log: PullerLog;
-  private nodeImageRef: V1ObjectReference = { apiVersion: KRUISE_API_VERSION, kind: 'NodeImage' };
+  private nodeImageRef: V1ObjectReference = { apiVersion: KRUISE_API_VERSION_V1BETA1, kind: 'NodeImage' };
 
   constructor(private readonly deps: PullerDeps) {
     this.pool = new PullPool(deps.maxConcurrentPulls ?? 0);
@@ -76,7 +76,7 @@ export class ImagePuller {
 
   async sync(nodeImage: NodeImage): Promise<SyncResult> {
     const { metadata } = nodeImage;
-    this.nodeImageRef = { apiVersion: KRUISE_API_VERSION, kind: 'NodeImage', name: metadata?.name, uid: metadata?.uid, resourceVersion: metadata?.resourceVersion };
+    this.nodeImageRef = { apiVersion: KRUISE_API_VERSION_V1BETA1, kind: 'NodeImage', name: metadata?.name, uid: metadata?.uid, resourceVersion: metadata?.resourceVersion };
     const observe = () => ({ spec: nodeImage.spec, status: nodeImage.status, pulls: [...this.workers.values()], nowMs: this.deps.clock.nowMs() });
     const plan = planSync(observe());
     for (const { name, tag } of plan.cancel) this.stopWorker(name, tag);

@@ -4,7 +4,7 @@ import type { NodeImage, NodeImageStatus } from '../../shared/api/node-image.js'
 import { isStatusConflict, nodeImageStatusWriter, type NodeImageStatusApi } from './status-writer.js';
 
 const status: NodeImageStatus = { desired: 1, succeeded: 0, failed: 0, pulling: 1, waiting: 0 };
-const cached = (rv: string): NodeImage => ({ apiVersion: 'apps.kruise.io/v1alpha1', kind: 'NodeImage', metadata: { name: 'node-a', resourceVersion: rv }, spec: { images: {} } });
+const cached = (rv: string): NodeImage => ({ apiVersion: 'apps.kruise.io/v1beta1', kind: 'NodeImage', metadata: { name: 'node-a', resourceVersion: rv }, spec: { images: {} } });
 
 /** An API server stand-in holding one NodeImage: PUT succeeds only with the current resourceVersion. */
 function server(start = 10) {
@@ -24,7 +24,7 @@ function server(start = 10) {
 test('the body is a status-only NodeImage guarded by the cached resourceVersion', async () => {
   const s = server();
   await nodeImageStatusWriter(s.api)(cached('10'), status);
-  assert.deepEqual(s.puts[0], { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'NodeImage', metadata: { name: 'node-a', resourceVersion: '10' }, status });
+  assert.deepEqual(s.puts[0], { apiVersion: 'apps.kruise.io/v1beta1', kind: 'NodeImage', metadata: { name: 'node-a', resourceVersion: '10' }, status });
 });
 
 test('writes in a row while the informer still holds an older copy do not conflict with our own writes', async () => {

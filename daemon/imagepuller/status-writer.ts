@@ -1,7 +1,7 @@
 // Writes the puller's status to the NodeImage status subresource: a full replace (PUT .../status) guarded by
 // resourceVersion, as upstream's UpdateStatus (spec/daemon-and-controllers.md §2.4 step 4). A conflict means
 // someone else (the manager's NodeImage controller) wrote in between: the caller requeues and recomputes.
-import { KRUISE_API_VERSION } from '../../shared/api/meta.js';
+import { KRUISE_API_VERSION_V1BETA1 } from '../../shared/api/meta.js';
 import type { NodeImage, NodeImageStatus } from '../../shared/api/node-image.js';
 import { resources } from '../../shared/kube/resources.js';
 import type { KubeRest } from '../../shared/kube/rest.js';
@@ -36,7 +36,7 @@ export function nodeImageStatusWriter(api: NodeImageStatusApi): (nodeImage: Node
     if (!name || !cached) throw new Error('NodeImage without name or resourceVersion');
     let rv = cached;
     for (let i = 0; i < CHAIN_LIMIT && successor.has(`${name}/${rv}`); i++) rv = successor.get(`${name}/${rv}`)!;
-    const body: NodeImage = { apiVersion: KRUISE_API_VERSION, kind: 'NodeImage', metadata: { name, resourceVersion: rv }, status };
+    const body: NodeImage = { apiVersion: KRUISE_API_VERSION_V1BETA1, kind: 'NodeImage', metadata: { name, resourceVersion: rv }, status };
     let stored: NodeImage;
     try {
       stored = await api.replaceStatus(name, body);

@@ -37,6 +37,9 @@ function present(v: unknown, s: Node, path: string, out: Set<string>): void {
 describe('CRD every-field fixtures (e2e/harness/crd-fixtures.ts)', () => {
   for (const c of CRDS) {
     for (const v of c.versions) {
+      // A version whose schema is another's (v1beta1 ImagePullJob, ImageListPullJob) is covered by that one's fixture.
+      const first = c.versions.find((o) => o.schema === v.schema)!;
+      if (first !== v) continue;
       it(`${c.kind}: the fixture sets every field of the ${v.name} schema`, () => {
         const fixture = CRD_FIXTURES.find((f) => f.plural === c.plural && (f.version ?? 'v1alpha1') === v.name);
         assert.ok(fixture, `no ${v.name} fixture for ${c.plural}`);

@@ -144,19 +144,20 @@ export const CONTAINER_RECREATE_REQUEST = {
 
 const sandboxConfig = { labels: { team: 'a' }, annotations: { 'example.com/pull': 'yes' } };
 
+const imagePullJobTemplate = {
+  pullSecrets: ['registry-secret'],
+  selector: { ...selector('node'), names: ['node-a', 'node-b'] },
+  podSelector: selector('web'),
+  parallelism: '50%',
+  pullPolicy: { timeoutSeconds: 300, backoffLimit: 2 },
+  completionPolicy: { type: 'Always', activeDeadlineSeconds: 1200, ttlSecondsAfterFinished: 3600 },
+  sandboxConfig,
+  imagePullPolicy: 'Always',
+};
+
 export const IMAGE_PULL_JOB = {
   apiVersion: 'apps.kruise.io/v1alpha1', kind: 'ImagePullJob', metadata: { name: 'every-field', namespace: 'default' },
-  spec: {
-    image: 'registry.example/app:1.0',
-    pullSecrets: ['registry-secret'],
-    selector: { ...selector('node'), names: ['node-a', 'node-b'] },
-    podSelector: selector('web'),
-    parallelism: '50%',
-    pullPolicy: { timeoutSeconds: 300, backoffLimit: 2 },
-    completionPolicy: { type: 'Always', activeDeadlineSeconds: 1200, ttlSecondsAfterFinished: 3600 },
-    sandboxConfig,
-    imagePullPolicy: 'Always',
-  },
+  spec: { image: 'registry.example/app:1.0', ...imagePullJobTemplate },
   status: {
     startTime: '2026-01-02T03:04:05Z', completionTime: '2026-01-02T03:05:05Z',
     desired: 3, active: 0, succeeded: 2, failed: 1, message: 'node-c failed', failedNodes: ['node-c'],
@@ -192,6 +193,31 @@ export const NODE_IMAGE = {
       },
     },
     firstSyncStatus: { syncAt: '2026-01-02T03:05:05Z', status: 'Succeeded', message: 'first sync' },
+  },
+};
+
+/** v1beta1 adds `pullSecrets[].mode` (spec/openkruise-v1.9.md §5.1). */
+export const NODE_IMAGE_V1BETA1 = {
+  ...NODE_IMAGE,
+  apiVersion: 'apps.kruise.io/v1beta1',
+  metadata: { name: 'every-field-v1beta1' },
+  spec: {
+    images: {
+      'registry.example/app': {
+        ...NODE_IMAGE.spec.images['registry.example/app'],
+        pullSecrets: [{ namespace: 'kruise-daemon-config', name: 'registry-secret-a1b2c3', mode: 'batch' }, { name: 'no-namespace' }],
+      },
+    },
+  },
+};
+
+export const IMAGE_LIST_PULL_JOB = {
+  apiVersion: 'apps.kruise.io/v1alpha1', kind: 'ImageListPullJob', metadata: { name: 'every-field', namespace: 'default' },
+  spec: { images: ['registry.example/app:1.0', 'registry.example/tool:2.0'], ...imagePullJobTemplate },
+  status: {
+    startTime: '2026-01-02T03:04:05Z', completionTime: '2026-01-02T03:05:05Z',
+    desired: 2, active: 0, completed: 2, succeeded: 1,
+    failedImageStatuses: [{ imagePullJob: 'every-field-x7k2p', name: 'registry.example/tool:2.0', message: "Please check for details which nodes failed by 'kubectl get ImagePullJob every-field-x7k2p'." }],
   },
 };
 
@@ -254,5 +280,7 @@ export const CRD_FIXTURES: readonly { plural: string; version?: string; object: 
   { plural: 'containerrecreaterequests', object: CONTAINER_RECREATE_REQUEST },
   { plural: 'imagepulljobs', object: IMAGE_PULL_JOB },
   { plural: 'nodeimages', object: NODE_IMAGE },
+  { plural: 'nodeimages', version: 'v1beta1', object: NODE_IMAGE_V1BETA1 },
+  { plural: 'imagelistpulljobs', object: IMAGE_LIST_PULL_JOB },
   { plural: 'resourcedistributions', object: RESOURCE_DISTRIBUTION },
 ];

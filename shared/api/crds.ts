@@ -7,8 +7,10 @@ import type { TSchema } from '@sinclair/typebox';
 import { KRUISE_GROUP } from './meta.js';
 import { CloneSetSchema } from './cloneset.js';
 import { ContainerRecreateRequestSchema } from './container-recreate-request.js';
+import { ImageListPullJobSchema } from './image-list-pull-job.js';
 import { ImagePullJobSchema } from './image-pull-job.js';
 import { NodeImageSchema } from './node-image.js';
+import { NodeImageSchema as NodeImageV1beta1Schema } from './v1beta1/node-image.js';
 import { ResourceDistributionSchema } from './resource-distribution.js';
 import { SidecarSetSchema } from './sidecarset.js';
 import { SidecarSetSchema as SidecarSetV1beta1Schema } from './v1beta1/sidecarset.js';
@@ -63,6 +65,26 @@ const SIDECARSET_COLUMNS: readonly PrinterColumn[] = [
   { name: 'READY', type: 'integer', jsonPath: '.status.readyPods', description: 'The number of pods matched and ready.' },
   AGE,
 ];
+const IMAGE_PULL_JOB_COLUMNS: readonly PrinterColumn[] = [
+  { name: 'TOTAL', type: 'integer', jsonPath: '.status.desired', description: 'Number of all nodes matched by this job' },
+  { name: 'ACTIVE', type: 'integer', jsonPath: '.status.active', description: 'Number of image pull task active' },
+  { name: 'SUCCEED', type: 'integer', jsonPath: '.status.succeeded', description: 'Number of image pull task succeeded' },
+  { name: 'FAILED', type: 'integer', jsonPath: '.status.failed', description: 'Number of image pull tasks failed' },
+  AGE,
+];
+const IMAGE_LIST_PULL_JOB_COLUMNS: readonly PrinterColumn[] = [
+  { name: 'TOTAL', type: 'integer', jsonPath: '.status.desired', description: 'Number of image pull job' },
+  { name: 'SUCCEEDED', type: 'integer', jsonPath: '.status.succeeded', description: 'Number of image pull job succeeded' },
+  { name: 'COMPLETED', type: 'integer', jsonPath: '.status.completed', description: 'Number of ImagePullJobs which are completed' },
+  AGE,
+];
+const NODE_IMAGE_COLUMNS: readonly PrinterColumn[] = [
+  { name: 'DESIRED', type: 'integer', jsonPath: '.status.desired', description: 'Number of all images on this node' },
+  { name: 'PULLING', type: 'integer', jsonPath: '.status.pulling', description: 'Number of image pull task active' },
+  { name: 'SUCCEED', type: 'integer', jsonPath: '.status.succeeded', description: 'Number of image pull task succeeded' },
+  { name: 'FAILED', type: 'integer', jsonPath: '.status.failed', description: 'Number of image pull tasks failed' },
+  AGE,
+];
 
 export const CRDS: readonly CrdSpec[] = [
   {
@@ -93,25 +115,22 @@ export const CRDS: readonly CrdSpec[] = [
     ])],
   },
   {
+    kind: 'ImageListPullJob', plural: 'imagelistpulljobs', singular: 'imagelistpulljob', scope: 'Namespaced',
+    // v1.9 stores v1beta1; both versions have the same fields (spec/openkruise-v1.9.md §1, §6).
+    versions: ['v1alpha1', 'v1beta1'].map((name) => version(name, ImageListPullJobSchema, IMAGE_LIST_PULL_JOB_COLUMNS, name === 'v1beta1')),
+  },
+  {
     kind: 'ImagePullJob', plural: 'imagepulljobs', singular: 'imagepulljob', scope: 'Namespaced',
-    versions: [v1alpha1(ImagePullJobSchema, [
-      { name: 'TOTAL', type: 'integer', jsonPath: '.status.desired', description: 'Number of all nodes matched by this job' },
-      { name: 'ACTIVE', type: 'integer', jsonPath: '.status.active', description: 'Number of image pull task active' },
-      { name: 'SUCCEED', type: 'integer', jsonPath: '.status.succeeded', description: 'Number of image pull task succeeded' },
-      { name: 'FAILED', type: 'integer', jsonPath: '.status.failed', description: 'Number of image pull tasks failed' },
-      AGE,
-      { name: 'MESSAGE', type: 'string', jsonPath: '.status.message', description: 'Summary of status when job is failed' },
-    ])],
+    versions: [
+      v1alpha1(ImagePullJobSchema, [...IMAGE_PULL_JOB_COLUMNS,
+        { name: 'MESSAGE', type: 'string', jsonPath: '.status.message', description: 'Summary of status when job is failed' }], false),
+      // v1beta1 drops the MESSAGE column (spec/openkruise-v1.9.md §5.1).
+      version('v1beta1', ImagePullJobSchema, IMAGE_PULL_JOB_COLUMNS),
+    ],
   },
   {
     kind: 'NodeImage', plural: 'nodeimages', singular: 'nodeimage', scope: 'Cluster',
-    versions: [v1alpha1(NodeImageSchema, [
-      { name: 'DESIRED', type: 'integer', jsonPath: '.status.desired', description: 'Number of all images on this node' },
-      { name: 'PULLING', type: 'integer', jsonPath: '.status.pulling', description: 'Number of image pull task active' },
-      { name: 'SUCCEED', type: 'integer', jsonPath: '.status.succeeded', description: 'Number of image pull task succeeded' },
-      { name: 'FAILED', type: 'integer', jsonPath: '.status.failed', description: 'Number of image pull tasks failed' },
-      AGE,
-    ])],
+    versions: [v1alpha1(NodeImageSchema, NODE_IMAGE_COLUMNS, false), version('v1beta1', NodeImageV1beta1Schema, NODE_IMAGE_COLUMNS)],
   },
   {
     kind: 'ResourceDistribution', plural: 'resourcedistributions', singular: 'resourcedistribution', shortNames: ['distributor'], scope: 'Cluster',

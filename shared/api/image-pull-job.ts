@@ -26,7 +26,8 @@ export const CompletionPolicySchema = Obj('CompletionPolicy indicates the comple
 });
 export type CompletionPolicy = Static<typeof CompletionPolicySchema>;
 
-const templateProperties = {
+/** The fields of ImagePullJobTemplate, inlined into ImagePullJobSpec and ImageListPullJobSpec (Go `json:",inline"`). */
+export const templateProperties = {
   pullSecrets: Type.Optional(StrList('ImagePullSecrets is an optional list of references to secrets in the same namespace to use for pulling the image. If specified, these secrets are passed to individual puller implementations for them to use. For example, in the case of docker, only DockerConfig type secrets are honored.')),
   selector: Type.Optional(ImagePullJobNodeSelectorSchema),
   podSelector: Type.Optional(Core<LabelSelector>(`${META_V1}LabelSelector`, 'PodSelector is a query over pods that should pull the image on the nodes of these pods. Mutually exclusive with Selector.')),

@@ -1,5 +1,5 @@
 // apps.kruise.io/v1alpha1 NodeImage (spec/daemon-and-controllers.md §2.1). Cluster-scoped, one per node (name = node name).
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import type { V1ObjectReference } from '@kubernetes/client-node';
 import type { KruiseObject } from './meta.js';
 import { CORE_V1, Core, CrdOptional, Int32, Int64, KindSchema, MapOf, Obj, Str, StrMap, Time } from './schema.js';
@@ -39,17 +39,24 @@ export const ImageTagSpecSchema = Obj('ImageTagSpec defines the pulling spec of 
 });
 export type ImageTagSpec = Static<typeof ImageTagSpecSchema>;
 
-export const ImageSpecSchema = Obj('ImageSpec defines the pulling spec of an image.', {
-  pullSecrets: Type.Optional(Type.Array(ReferenceObjectSchema, { description: 'PullSecrets is an optional list of references to secrets to use for pulling the image. If specified, these secrets are passed to individual puller implementations for them to use. For example, in the case of docker, only DockerConfig type secrets are honored.' })),
-  tags: Type.Array(ImageTagSpecSchema, { description: 'Tags is a list of versions of this image.' }),
-  sandboxConfig: Type.Optional(SandboxConfigSchema),
-});
-export type ImageSpec = Static<typeof ImageSpecSchema>;
+/** ImageSpec and NodeImageSpec over a version's ReferenceObject (v1beta1's has `mode`, v1beta1/node-image.ts). */
+export function imageSpecSchemas<R extends TSchema>(referenceObject: R) {
+  const imageSpec = Obj('ImageSpec defines the pulling spec of an image.', {
+    pullSecrets: Type.Optional(Type.Array(referenceObject, { description: 'PullSecrets is an optional list of references to secrets to use for pulling the image. If specified, these secrets are passed to individual puller implementations for them to use. For example, in the case of docker, only DockerConfig type secrets are honored.' })),
+    tags: Type.Array(ImageTagSpecSchema, { description: 'Tags is a list of versions of this image.' }),
+    sandboxConfig: Type.Optional(SandboxConfigSchema),
+  });
+  const nodeImageSpec = Obj('NodeImageSpec defines the desired state of NodeImage.', {
+    /** Familiar image name without tag (`nginx`, `quay.io/org/app`) → what to pull. */
+    images: Type.Optional(MapOf(imageSpec, 'Specifies the images to be pulled on this node, by image name without tag. There can be at most 256 for each NodeImage.')),
+  });
+  return { imageSpec, nodeImageSpec };
+}
 
-export const NodeImageSpecSchema = Obj('NodeImageSpec defines the desired state of NodeImage.', {
-  /** Familiar image name without tag (`nginx`, `quay.io/org/app`) → what to pull. */
-  images: Type.Optional(MapOf(ImageSpecSchema, 'Specifies the images to be pulled on this node, by image name without tag. There can be at most 256 for each NodeImage.')),
-});
+const v1alpha1Specs = imageSpecSchemas(ReferenceObjectSchema);
+export const ImageSpecSchema = v1alpha1Specs.imageSpec;
+export type ImageSpec = Static<typeof ImageSpecSchema>;
+export const NodeImageSpecSchema = v1alpha1Specs.nodeImageSpec;
 export type NodeImageSpec = Static<typeof NodeImageSpecSchema>;
 
 export const ImageTagStatusSchema = Obj('ImageTagStatus defines the pulling status of an image tag.', {
@@ -88,8 +95,8 @@ export const NodeImageStatusSchema = Obj('NodeImageStatus defines the observed s
 });
 export type NodeImageStatus = Static<typeof NodeImageStatusSchema>;
 
-export const NodeImageSchema = KindSchema('NodeImage is the Schema for the nodeimages API: the images to pull on one node (its name is the node name) and the state of those pulls.',
-  NodeImageSpecSchema, NodeImageStatusSchema);
+export const NODE_IMAGE_DESCRIPTION = 'NodeImage is the Schema for the nodeimages API: the images to pull on one node (its name is the node name) and the state of those pulls.';
+export const NodeImageSchema = KindSchema(NODE_IMAGE_DESCRIPTION, NodeImageSpecSchema, NodeImageStatusSchema);
 export type NodeImage = KruiseObject<NodeImageSpec, NodeImageStatus>;
 
 export const NodeImageMaxImages = 256;

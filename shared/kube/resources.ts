@@ -23,10 +23,12 @@ export const resources = {
   controllerRevisions: { group: 'apps', version: 'v1', plural: 'controllerrevisions', kind: 'ControllerRevision', namespaced: true },
   leases: { group: 'coordination.k8s.io', version: 'v1', plural: 'leases', kind: 'Lease', namespaced: true },
   customResourceDefinitions: { group: 'apiextensions.k8s.io', version: 'v1', plural: 'customresourcedefinitions', kind: 'CustomResourceDefinition', namespaced: false },
-  // v1beta1, the storage version since OpenKruise v1.9: read natively, no /convert call per object (spec/openkruise-v1.9.md §1).
+  // v1beta1, the storage version since OpenKruise v1.9: read natively, no /convert call per object; its daemon and
+  // controllers use v1beta1 for the image kinds too (spec/openkruise-v1.9.md §1, §5.1).
   sidecarSets: kruise('sidecarsets', 'SidecarSet', false, 'v1beta1'),
-  nodeImages: kruise('nodeimages', 'NodeImage', false),
-  imagePullJobs: kruise('imagepulljobs', 'ImagePullJob', true),
+  nodeImages: kruise('nodeimages', 'NodeImage', false, 'v1beta1'),
+  imagePullJobs: kruise('imagepulljobs', 'ImagePullJob', true, 'v1beta1'),
+  imageListPullJobs: kruise('imagelistpulljobs', 'ImageListPullJob', true, 'v1beta1'),
   containerRecreateRequests: kruise('containerrecreaterequests', 'ContainerRecreateRequest', true),
   resourceDistributions: kruise('resourcedistributions', 'ResourceDistribution', false),
   cloneSets: kruise('clonesets', 'CloneSet', true),

@@ -73,9 +73,9 @@ describe('makeRest', () => {
   });
 
   it('writes status through the subresource on replace', async () => {
-    await rest.replace(resources.nodeImages, { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'NodeImage', metadata: { name: 'n1' } }, { subresource: 'status' });
+    await rest.replace(resources.nodeImages, { apiVersion: 'apps.kruise.io/v1beta1', kind: 'NodeImage', metadata: { name: 'n1' } }, { subresource: 'status' });
     assert.equal(seen.at(-1)!.method, 'PUT');
-    assert.equal(seen.at(-1)!.url, '/apis/apps.kruise.io/v1alpha1/nodeimages/n1/status');
+    assert.equal(seen.at(-1)!.url, '/apis/apps.kruise.io/v1beta1/nodeimages/n1/status');
   });
 
   it('maps 404 and 409 to KubeApiError with code and reason; find and delete treat 404 as absent', async () => {

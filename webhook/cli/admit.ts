@@ -21,6 +21,7 @@ const routesByKind: Record<string, { group: string; resource: string; paths: str
   SidecarSet: { group: 'apps.kruise.io', resource: 'sidecarsets', paths: ['/mutate-apps-kruise-io-sidecarset', '/validate-apps-kruise-io-sidecarset'] },
   ContainerRecreateRequest: { group: 'apps.kruise.io', resource: 'containerrecreaterequests', paths: ['/mutate-apps-kruise-io-v1alpha1-containerrecreaterequest'] },
   ImagePullJob: { group: 'apps.kruise.io', resource: 'imagepulljobs', paths: ['/mutate-apps-kruise-io-imagepulljob', '/validate-apps-kruise-io-imagepulljob'] },
+  ImageListPullJob: { group: 'apps.kruise.io', resource: 'imagelistpulljobs', paths: ['/mutate-apps-kruise-io-imagelistpulljob', '/validate-apps-kruise-io-imagelistpulljob'] },
   NodeImage: { group: 'apps.kruise.io', resource: 'nodeimages', paths: ['/mutate-apps-kruise-io-nodeimage', '/validate-apps-kruise-io-nodeimage'] },
   ResourceDistribution: { group: 'apps.kruise.io', resource: 'resourcedistributions', paths: ['/validate-apps-kruise-io-v1alpha1-resourcedistribution'] },
   CloneSet: { group: 'apps.kruise.io', resource: 'clonesets', paths: ['/mutate-apps-kruise-io-v1alpha1-cloneset', '/validate-apps-kruise-io-v1alpha1-cloneset'] },

@@ -10,6 +10,7 @@ import { defaultCloneSet } from '../../shared/domain/cloneset/defaults.js';
 import { defaultSidecarSet } from '../../shared/domain/sidecarset-defaults.js';
 import { validateCloneSet } from '../../shared/domain/validation/cloneset.js';
 import { mutateContainerRecreateRequest } from '../../shared/domain/validation/container-recreate-request.js';
+import { defaultImageListPullJob, validateImageListPullJob } from '../../shared/domain/validation/image-list-pull-job.js';
 import { defaultImagePullJob, imagePullJobDenialCode, validateImagePullJob } from '../../shared/domain/validation/image-pull-job.js';
 import { defaultNodeImage, validateNodeImage } from '../../shared/domain/validation/node-image.js';
 import { validateResourceDistribution } from '../../shared/domain/validation/resource-distribution.js';
@@ -19,12 +20,14 @@ import type { WebhookRoute } from '../admission/route.js';
 import type { AdmissionCaches } from '../caches.js';
 import { mutateCloneSetRoute } from './mutate-cloneset.js';
 import { mutateContainerRecreateRequestRoute } from './mutate-container-recreate-request.js';
+import { mutateImageListPullJobRoute } from './mutate-image-list-pull-job.js';
 import { mutateImagePullJobRoute } from './mutate-image-pull-job.js';
 import { mutateNodeImageRoute } from './mutate-node-image.js';
 import { mutatePodRoute } from './mutate-pod.js';
 import { mutateSidecarSetRoute } from './mutate-sidecarset.js';
 import { withV18Paths } from './paths.js';
 import { validateCloneSetRoute } from './validate-cloneset.js';
+import { validateImageListPullJobRoute } from './validate-image-list-pull-job.js';
 import { validateImagePullJobRoute } from './validate-image-pull-job.js';
 import { validateNodeImageRoute } from './validate-node-image.js';
 import { validateResourceDistributionRoute } from './validate-resource-distribution.js';
@@ -122,6 +125,8 @@ export function makeRoutes(deps: RouteDeps): WebhookRoute[] {
     mutateContainerRecreateRequestRoute({ gates, mutate: mutateContainerRecreateRequest, fetchPod: deps.caches.fetchPod, fetchNode: deps.caches.fetchNode }),
     mutateImagePullJobRoute({ gates, defaults: defaultImagePullJob }),
     validateImagePullJobRoute({ gates, validate: validateImagePullJob, denialCode: imagePullJobDenialCode }),
+    mutateImageListPullJobRoute({ gates, defaults: defaultImageListPullJob }),
+    validateImageListPullJobRoute({ gates, validate: validateImageListPullJob }),
     mutateNodeImageRoute({ gates, defaults: defaultNodeImage, now: deps.now }),
     validateNodeImageRoute({ gates, validate: (o) => validateNodeImage(o) }),
     validateResourceDistributionRoute({ gates, validate: validateResourceDistribution, namespaceLabels: deps.caches.namespaceLabels,

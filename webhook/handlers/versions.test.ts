@@ -27,6 +27,7 @@ const V19_PATHS = [
   '/mutate-pod',
   '/mutate-apps-kruise-io-sidecarset', '/validate-apps-kruise-io-sidecarset',
   '/mutate-apps-kruise-io-imagepulljob', '/validate-apps-kruise-io-imagepulljob',
+  '/mutate-apps-kruise-io-imagelistpulljob', '/validate-apps-kruise-io-imagelistpulljob',
   '/mutate-apps-kruise-io-nodeimage', '/validate-apps-kruise-io-nodeimage',
   '/mutate-apps-kruise-io-v1alpha1-containerrecreaterequest',
   '/validate-apps-kruise-io-v1alpha1-resourcedistribution',
@@ -36,6 +37,7 @@ const V19_PATHS = [
 const V18_ONLY = [
   '/mutate-apps-kruise-io-v1alpha1-sidecarset', '/validate-apps-kruise-io-v1alpha1-sidecarset',
   '/mutate-apps-kruise-io-v1alpha1-imagepulljob', '/validate-apps-kruise-io-v1alpha1-imagepulljob',
+  '/mutate-apps-kruise-io-v1alpha1-imagelistpulljob', '/validate-apps-kruise-io-v1alpha1-imagelistpulljob',
   '/mutate-apps-kruise-io-v1alpha1-nodeimage', '/validate-apps-kruise-io-v1alpha1-nodeimage',
 ];
 
@@ -51,6 +53,7 @@ const kindOf = (path: string) => path === '/mutate-pod'
   : path.includes('cloneset') ? { kind: kind('v1alpha1', 'CloneSet'), namespace: 'default', operation: 'DELETE' as const, oldObject: { metadata: { name: 'c', namespace: 'default' } } }
   : path.includes('sidecarset') ? { kind: kind('v1alpha1', 'SidecarSet'), object: { metadata: { name: 's' }, spec: { selector: { matchLabels: { a: 'b' } }, containers: [defaulted] } } }
   : path.includes('imagepulljob') ? { kind: kind('v1alpha1', 'ImagePullJob'), namespace: 'default', object: { metadata: { name: 'j', namespace: 'default' }, spec: { image: 'nginx:1', completionPolicy: { type: 'Always' } } } }
+  : path.includes('imagelistpulljob') ? { kind: kind('v1alpha1', 'ImageListPullJob'), namespace: 'default', object: { metadata: { name: 'l', namespace: 'default' }, spec: { images: ['nginx:1'], completionPolicy: { type: 'Always' } } } }
   : path.includes('nodeimage') ? { kind: kind('v1alpha1', 'NodeImage'), object: { metadata: { name: 'n' }, spec: {} } }
   : path.includes('containerrecreaterequest') ? { kind: kind('v1alpha1', 'ContainerRecreateRequest'), operation: 'UPDATE' as const, object: { metadata: { name: 'c' }, spec: { podName: 'p' } }, oldObject: { metadata: { name: 'c' }, spec: { podName: 'p' } } }
   : { kind: kind('v1alpha1', 'ResourceDistribution'), operation: 'DELETE' as const };
@@ -132,7 +135,27 @@ test('ImagePullJob defaulting adds the deletion-protection finalizer on a v1alph
   assert.equal(await finalizers('v1beta1'), undefined);
 });
 
-for (const path of ['/mutate-apps-kruise-io-imagepulljob', '/validate-apps-kruise-io-imagepulljob', '/mutate-apps-kruise-io-nodeimage', '/validate-apps-kruise-io-nodeimage']) {
+test('ImageListPullJob defaulting is the same in both versions and adds no finalizer', async () => {
+  const job = { metadata: { name: 'l', namespace: 'default' }, spec: { images: ['nginx:1', 'busybox:1.36'] } };
+  const outs = [];
+  for (const version of ['v1alpha1', 'v1beta1']) {
+    const r = await admit('/mutate-apps-kruise-io-imagelistpulljob', { kind: kind(version, 'ImageListPullJob'), resource: resource(version, 'imagelistpulljobs'), namespace: 'default', object: job });
+    outs.push(fjp.applyPatch(structuredClone(job), decodePatch(r.patch)).newDocument as any);
+  }
+  assert.deepEqual(outs[0], { ...job, spec: { ...job.spec, completionPolicy: { type: 'Always' }, pullPolicy: { timeoutSeconds: 600, backoffLimit: 3 } } });
+  assert.deepEqual(outs[1], outs[0]);
+});
+
+test('ImageListPullJob validation answers 400 with upstream\'s message in both versions', async () => {
+  for (const version of ['v1alpha1', 'v1beta1']) {
+    const r = await admit('/validate-apps-kruise-io-imagelistpulljob', { kind: kind(version, 'ImageListPullJob'), resource: resource(version, 'imagelistpulljobs'), namespace: 'default',
+      object: { metadata: { name: 'l', namespace: 'default' }, spec: { images: ['nginx:1', 'nginx:1'], completionPolicy: { type: 'Always' } } } });
+    assert.equal(r.status.code, 400);
+    assert.match(r.status.message, /images cannot have duplicate values/);
+  }
+});
+
+for (const path of ['/mutate-apps-kruise-io-imagelistpulljob', '/validate-apps-kruise-io-imagelistpulljob', '/mutate-apps-kruise-io-imagepulljob', '/validate-apps-kruise-io-imagepulljob', '/mutate-apps-kruise-io-nodeimage', '/validate-apps-kruise-io-nodeimage']) {
   test(`${path}: another version is refused with 400 unsupported version, after the gates`, async () => {
     const r = await admit(path, { kind: kind('v1', 'X'), resource: resource('v1', 'x'), object: { metadata: { name: 'x' } } });
     assert.equal(r.status.code, 400);
