@@ -73,7 +73,7 @@ function assertImages(era: Era, st: EraState, version: string): void {
 }
 
 async function assertStored(era: Era, url: string | undefined, want: string, what: string): Promise<void> {
-  if (!url) return;
+  assert.ok(url, 'the harness\'s etcd (its client URL from the etcd process)');
   for (const k of SET_KINDS) assert.equal(await storedApiVersion(url, registryKey('sidecarsets', setName(era, k))), want, `${what}: SidecarSet ${setName(era, k)} in etcd`);
   assert.equal(await storedApiVersion(url, registryKey('nodeimages', fixtureNode(era))), want, `${what}: NodeImage in etcd`);
   assert.equal(await storedApiVersion(url, registryKey('imagepulljobs', jobName(era), era.namespace)), want, `${what}: ImagePullJob in etcd`);

@@ -6,7 +6,7 @@ import type { StackState } from './cluster/state.js';
 import { eventually, getJson, kubectl, kubectlOk } from './kube.js';
 import { podAdmitted } from './node/helm-install.js';
 import { REAL_NODE_LABEL } from './node/index.js';
-import { rolledOut } from './release.js';
+import { pods, rolledOut } from './release.js';
 import { crdName, PLURALS, v18Crd, v19Crd, type Plural } from './takeover-crds.js';
 import {
   controllerRevision, DAEMON_CONFIG_NS, imagePullJob, imagePullJobStatus, injectedPod, MANAGER_NS, nodeImage, nodeImageStatus,
@@ -71,9 +71,30 @@ export async function removeKruiseTs(st: StackState): Promise<void> {
 /** `helm upgrade --install --take-ownership --force-conflicts` (README, "Migrate from OpenKruise"), then serving. */
 export async function installKruiseTs(st: StackState): Promise<void> {
   helm(st, ['upgrade', '--install', '--take-ownership', '--force-conflicts', st.release!.name, 'charts/kruise-ts', '-f', st.release!.valuesFile]);
-  await rolledOut('webhook');
-  await rolledOut('controller-manager');
-  await eventually('a pod admitted through the Service', () => podAdmitted(process.env.KUBECONFIG!), 120_000);
+  try {
+    await rolledOut('webhook');
+    await rolledOut('controller-manager');
+    await eventually('a pod admitted through the Service', () => podAdmitted(process.env.KUBECONFIG!), 120_000);
+  } catch (err) {
+    throw new Error(`${(err as Error).message}\n${diagnostics()}`);
+  }
+}
+
+/** Why the install does not serve: each manager pod's readiness and log tail, and the SidecarSet CRD's conversion. */
+function diagnostics(): string {
+  const out: string[] = [];
+  for (const c of ['webhook', 'controller-manager']) {
+    for (const p of pods(c as 'webhook')) {
+      // The distinct messages of the last lines, each cut short: the JSON lines repeat stack traces.
+      const lines = new Set(kubectl(['logs', '-n', MANAGER_NS, p.metadata.name, '--tail=40']).stdout.split('\n').filter(Boolean).map((l) => {
+        try { const j = JSON.parse(l) as Json; return `${j.msg}${j.err ? `: ${String(j.err.message).slice(0, 240)}` : ''}`; } catch { return l.slice(0, 240); }
+      }));
+      out.push(`--- ${p.metadata.name} (${p.status.phase}, ready ${JSON.stringify(p.status.containerStatuses?.map((s) => s.ready))})`, ...lines);
+    }
+  }
+  const cc = kubectl(['get', 'crd', crdName('sidecarsets'), '-o', 'jsonpath={.spec.conversion}']).stdout;
+  out.push(`--- sidecarsets conversion: ${cc.replace(/"caBundle":"([^"]{0,16})[^"]*"/, '"caBundle":"$1…"')}`);
+  return out.join('\n');
 }
 
 export interface PodPrint { uid: string; containers: string[]; annotations: Record<string, string>; started: string[] }
@@ -101,7 +122,9 @@ export interface EraState {
  */
 export async function installEra(era: Era, foreignCa: string): Promise<EraState> {
   for (const p of PLURALS) kubectlOk(['create', '-f', '-'], JSON.stringify(era === V18 ? v18Crd(p) : v19Crd(p, foreignCa)));
-  kubectlOk(['wait', '--for=condition=Established', ...PLURALS.map((p) => `crd/${crdName(p)}`), '--timeout=60s']);
+  // Not `kubectl wait`: it fails on a CRD whose status has no conditions yet.
+  await eventually('the CRDs Established', () => PLURALS.every((p) =>
+    (getJson<Json>(['crd', crdName(p)]).status?.conditions as Json[] | undefined)?.some((c) => c.type === 'Established' && c.status === 'True')), 60_000);
   for (const ns of [MANAGER_NS, DAEMON_CONFIG_NS]) create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns, labels: { 'control-plane': 'openkruise' } } });
   create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: era.namespace } });
   const now = new Date();
