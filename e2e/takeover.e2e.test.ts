@@ -21,7 +21,7 @@ import { etcdUrl, registryKey, storedApiVersion } from './harness/etcd-stored.js
 import { eventually, getJson, kubectl, kubectlOk, stack } from './harness/kube.js';
 import { needsPods } from './harness/release.js';
 import { crdName, PLURALS, type Plural } from './harness/takeover-crds.js';
-import { appLabel, customVersion, jobName, SET_KINDS, setName, V18, V19, type Era, type SetKind } from './harness/takeover-fixtures.js';
+import { appLabel, customVersion, DAEMON_CONFIG_NS, jobName, MANAGER_NS, SET_KINDS, setName, V18, V19, type Era, type SetKind } from './harness/takeover-fixtures.js';
 import { deleteEra, fixtureNode, installEra, installKruiseTs, PODS, podPrint, removeKruiseTs, res, type EraState } from './harness/takeover-steps.js';
 
 type Json = Record<string, any>;
@@ -132,6 +132,9 @@ describe('take-over of what OpenKruise stored', { skip, timeout: 2_400_000 }, ()
     if (era === V19) {
       const r = kubectl(['get', res('sidecarsets', ALPHA), setName(era, 'plain')]);
       assert.notEqual(r.code, 0, 'with OpenKruise\'s webhook gone, a v1beta1 SidecarSet cannot be read as v1alpha1');
+      // README's migration: OpenKruise's namespaces go with its release, and its ControllerRevisions with them; the
+      // v1.8 scenario keeps them (OpenKruise installed into existing namespaces), this one does not.
+      kubectlOk(['delete', 'namespace', MANAGER_NS, DAEMON_CONFIG_NS, '--timeout=300s']);
     }
     await installKruiseTs(st);
     return state;
@@ -153,7 +156,8 @@ describe('take-over of what OpenKruise stored', { skip, timeout: 2_400_000 }, ()
     for (const [name, want] of state.pods) assert.deepEqual(podPrint(getJson<Json>(['pod', '-n', era.namespace, name])), want, `${name}: not re-injected, not restarted`);
     for (const k of SET_KINDS) {
       const revs = getJson<{ items: Json[] }>(['controllerrevisions', '-n', 'kruise-system', '-l', `kruise.io/sidecarset-name=${setName(era, k)}`]).items;
-      assert.deepEqual(revs.map((r) => `${r.metadata.name}@${r.revision}`), [`${state.revisions[k]}@1`], `${setName(era, k)}: OpenKruise's revision reused`);
+      // v1.8: OpenKruise's revision kept and reused; v1.9: gone with kruise-system, made again under the same name.
+      assert.deepEqual(revs.map((r) => `${r.metadata.name}@${r.revision}`), [`${state.revisions[k]}@1`], `${setName(era, k)}: OpenKruise's revision name`);
       assert.equal(read('sidecarsets', BETA, setName(era, k)).status.latestRevision, state.revisions[k]);
     }
     for (const v of [ALPHA, BETA]) assertImages(era, state, v);
