@@ -63,6 +63,8 @@ export async function deleteEra(era: Era): Promise<void> {
 export async function removeKruiseTs(st: StackState): Promise<void> {
   const r = spawnSync(st.helm!, ['uninstall', st.release!.name], { encoding: 'utf8', timeout: 300_000 });
   if (r.status !== 0 && !/not found/.test(r.stderr)) throw new Error(`helm uninstall failed: ${r.stderr}`);
+  // Namespaces a scenario made itself (a failure before Helm adopted them) are not the release's: delete them too.
+  kubectl(['delete', 'namespace', 'kruise-system', 'kruise-daemon', 'kruise-daemon-config', '--ignore-not-found', '--wait=false']);
   kubectlOk(['wait', '--for=delete', 'namespace/kruise-system', 'namespace/kruise-daemon', 'namespace/kruise-daemon-config', '--timeout=300s']);
   releaseJobs();
   kubectlOk(['delete', 'crd', ...PLURALS.map(crdName), '--ignore-not-found', '--timeout=180s']);
