@@ -106,7 +106,7 @@ describe('cloneset-controller with PreDownloadImageForInPlaceUpdate', () => {
     assert.equal(tag.tags[0]!.pullPolicy?.timeoutSeconds, 600);
     const [copy] = copies();
     assert.ok(copy, 'a copy of regcred for the daemon');
-    assert.deepEqual(tag.pullSecrets, [{ namespace: f.deps.config.daemonConfigNamespace, name: copy.metadata!.name }]);
+    assert.deepEqual(tag.pullSecrets, [{ namespace: f.deps.config.daemonConfigNamespace, name: copy.metadata!.name, mode: 'batch' }]);
     assert.ok(pods().every((p) => p.spec!.containers[0]!.image === IMAGE), 'the pre-download updates no pod');
 
     // Still pulling: no third node. One node done: the next one starts.

@@ -65,12 +65,12 @@ test('the SidecarSet imagePullSecrets reach the daemon as copies in its namespac
   const copies = [...h.api.table('secrets').values()].filter((s) => s.metadata?.namespace === DAEMON_NAMESPACE) as V1Secret[];
   assert.equal(copies.length, 1);
   const copy = copies[0]!;
-  assert.match(copy.metadata!.name!, /^regcred-[a-z0-9]{5}$/);
+  assert.match(copy.metadata!.name!, /^regcred-[0-9a-f]{6}$/);
   assert.deepEqual(copy.data, { '.dockerconfigjson': 'e30=' });
   assert.equal(copy.type, 'kubernetes.io/dockerconfigjson');
   assert.equal(copy.metadata!.annotations![ImagePullJobSecretReferencesAnnotation], 'default/SidecarSet:scs');
   const ni = h.api.table('nodeimages').get('n1') as NodeImage;
-  assert.deepEqual(ni.spec!.images!.busybox!.pullSecrets, [{ namespace: DAEMON_NAMESPACE, name: copy.metadata!.name }]);
+  assert.deepEqual(ni.spec!.images!.busybox!.pullSecrets, [{ namespace: DAEMON_NAMESPACE, name: copy.metadata!.name, mode: 'batch' }]);
 
   // Pulled → the pod goes; the kubelet runs it → the rollout is over and the copy goes.
   h.api.put('nodeimages', { ...ni, status: { desired: 1, succeeded: 1, failed: 0, pulling: 0, waiting: 0, imageStatuses: { busybox: { tags: [{ tag: '2.0', phase: 'Succeeded' }] } } } } as never);
