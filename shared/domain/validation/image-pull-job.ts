@@ -9,7 +9,7 @@ import { DefaultImagePullBackoffLimit, DefaultImagePullTimeoutSeconds } from '..
 import type { Violation } from '../../errors.js';
 import { parseImageReference } from '../image-ref.js';
 import { goQuote } from '../resources-policy/go-quote.js';
-import { labelSelectorConversionError } from './selector-validation.js';
+import { validateJobSelectors } from './job-selectors.js';
 import { deepEqual } from './sidecarset-conflicts.js';
 
 /**
@@ -41,22 +41,8 @@ export function validateImagePullJob(obj: ImagePullJob, old: ImagePullJob | unde
   if (old && !sameList(spec.pullSecrets, old.spec?.pullSecrets)) {
     return [{ field: 'spec.pullSecrets', type: 'Forbidden', detail: 'spec.pullSecrets is immutable' }];
   }
-  const sel = spec.selector;
-  if (sel) {
-    if (sel.matchLabels != null || sel.matchExpressions != null) {
-      if (sel.names != null) return invalid('spec.selector', sel, 'can not set both names and labelSelector in this spec.selector');
-      const err = labelSelectorConversionError(sel);
-      if (err) return invalid('spec.selector', sel, `invalid selector: ${err}`);
-    }
-    if (sel.names != null && new Set(sel.names).size !== sel.names.length) {
-      return invalid('spec.selector.names', sel.names, 'duplicated name in selector names');
-    }
-  }
-  if (spec.podSelector) {
-    if (sel) return invalid('spec.podSelector', spec.podSelector, 'can not set both selector and podSelector');
-    const err = labelSelectorConversionError(spec.podSelector);
-    if (err) return invalid('spec.podSelector', spec.podSelector, `invalid podSelector: ${err}`);
-  }
+  const selectors = validateJobSelectors(spec);
+  if (selectors.length > 0) return selectors;
   if (!spec.image) return [{ field: 'spec.image', type: 'Required value', detail: 'image can not be empty' }];
   const parsed = parseImageReference(spec.image);
   if (!parsed.ok) return invalid('spec.image', spec.image, `invalid image ${spec.image}: ${parsed.error}`);
