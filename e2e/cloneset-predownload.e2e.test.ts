@@ -1,20 +1,24 @@
 // CloneSet image pre-download on the real node (PreDownloadImageForInPlaceUpdate): while a partition holds every pod at
 // the old revision, the new image is pulled onto the node through a NodeImage tag the CloneSet owns; the in-place
-// update that follows finds it there (kubelet: "already present on machine", no pull). Needs the gate on:
-//   FEATURE_GATES=ResourceDistributionGate=true,PreDownloadImageForInPlaceUpdate=true \
-//     flock /tmp/kruise-e2e.lock bash e2e/cluster.sh run -- node --import tsx --test e2e/cloneset-predownload.e2e.test.ts
+// update that follows finds it there (kubelet: "already present on machine", no pull). The gate is off by default, as
+// upstream's: unless FEATURE_GATES turns it on for the whole run, the test turns it on with a `helm upgrade` of the
+// installed release (as an operator would) and puts the release's own values back afterwards.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Pod } from '../shared/api/meta.js';
 import { REAL_NODE_LABEL, REAL_NODE_TAINT } from './harness/node/index.js';
 import { eventually, getJson, kubectl, kubectlOk, stack } from './harness/kube.js';
+import { e2eFeatureGates } from './harness/cluster/feature-gates.js';
+import { DEPLOYMENT, helmUpgrade, MANAGER_NS, needsPods } from './harness/release.js';
 
 const s = stack();
 const node = typeof s === 'string' ? undefined : s.realNode;
-const gateOn = /(^|,)\s*PreDownloadImageForInPlaceUpdate\s*=\s*true/i.test(process.env.FEATURE_GATES ?? '');
-const skip = typeof s === 'string' ? s : !node ? 'the stack has no real node (KRUISE_TS_REAL_NODE=0)'
-  : !gateOn ? 'FEATURE_GATES does not turn PreDownloadImageForInPlaceUpdate on' : false;
+const gateOn = /(^|,)\s*PreDownloadImageForInPlaceUpdate\s*=\s*true/i.test(e2eFeatureGates);
+const skip = needsPods(s);
 const NS = 'e2e-cs-predownload';
 const NAME = 'predownload';
 const OLD = 'busybox:latest';
@@ -26,16 +30,33 @@ interface Tag { tag: string; ownerReferences?: { kind: string; name: string }[] 
 const nodeImage = () => getJson<{ spec?: { images?: Record<string, { tags: Tag[] }> }; status?: { imageStatuses?: Record<string, { tags: { tag: string; phase: string }[] }> } }>(['nodeimage', node!.name]);
 
 describe('CloneSet image pre-download on the real node', { skip, timeout: 600_000 }, () => {
+  /** `helm upgrade` with `extra` values (none: the release's own) and both Deployments rolled out. */
+  const upgrade = async (extra?: Record<string, unknown>) => {
+    const dir = mkdtempSync(join(tmpdir(), 'kts-predownload-'));
+    try {
+      const file = join(dir, 'values.json');
+      writeFileSync(file, JSON.stringify(extra ?? {}));
+      helmUpgrade(s as Exclude<typeof s, string>, ['-f', file]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    for (const d of Object.values(DEPLOYMENT)) {
+      await eventually(`${d} rolled out`, () => kubectl(['rollout', 'status', '-n', MANAGER_NS, `deployment/${d}`, '--timeout=50s']).code === 0, 240_000);
+    }
+  };
+
   before(async () => {
+    if (!gateOn) await upgrade({ featureGates: `${e2eFeatureGates},PreDownloadImageForInPlaceUpdate=true` });
     await eventually(`NodeImage ${node!.name}`, () => kubectl(['get', 'nodeimage', node!.name]).code === 0, 180_000);
     try {
       execFileSync('ctr', ['-a', node!.containerd!.socket, '-n', 'k8s.io', 'images', 'rm', `docker.io/library/${NEW}`], { stdio: 'ignore' });
     } catch { /* not there */ }
     kubectlOk(['create', 'namespace', NS]);
   });
-  after(() => {
+  after(async () => {
     kubectl(['delete', 'clonesets', '--all', '-n', NS, '--wait=false']);
     kubectl(['delete', 'namespace', NS, '--wait=false']);
+    if (!gateOn) await upgrade();
   });
 
   it('pulls the new image onto the node of the pods awaiting the update before they are updated, and kubelet then finds it present', async () => {

@@ -85,3 +85,27 @@ test('a stale cache: the pod another process already updated gets no second writ
   assert.equal(image(fresh.api.table('pods').get('default/a') as Pod, 'sidecar'), 'busybox:2.0');
   assert.equal((fresh.api.table('pods').get('default/b') as Pod).spec!.containers.find((c) => c.name === 'sidecar')!.image, 'busybox:1.0');
 });
+
+test('v1.9 order (#2011, #2156): a paused or NotUpdate hot-upgrade SidecarSet flips nothing, and a round that flips updates no other pod', async () => {
+  const hot = makeSet({ hot: true });
+  const h = harness(hot, ['a', 'b'].map((n) => kubelet(makePod(n, [hot]))));
+  await h.run();
+  const v2 = withImage(hot, 'busybox:2.0');
+  h.world.set = { ...v2, status: h.world.set.status };
+  await h.run();
+  assert.deepEqual(h.api.log.filter((l) => l.startsWith('PATCH pods ')), ['PATCH pods a']);
+  h.kubelet();
+  for (const updateStrategy of [{ paused: true }, { type: 'NotUpdate' as const }]) {
+    h.world.set = { ...v2, spec: { ...v2.spec, updateStrategy: { ...v2.spec?.updateStrategy, ...updateStrategy } }, status: h.world.set.status };
+    await h.run();
+    assert.deepEqual(h.api.log.filter((l) => l.startsWith('PATCH pods ')), [], JSON.stringify(updateStrategy));
+    assert.equal(image(h.api.table('pods').get('default/a') as Pod, 'sidecar-1'), 'busybox:1.0', 'not flipped while stopped');
+  }
+  h.world.set = { ...v2, status: h.world.set.status };
+  await h.run();
+  assert.deepEqual(h.api.log.filter((l) => l.startsWith('PATCH pods ')), ['PATCH pods a'], 'the flip alone');
+  assert.equal(image(h.api.table('pods').get('default/a') as Pod, 'sidecar-1'), 'empty:1.0');
+  h.kubelet(['a']);
+  await h.run();
+  assert.deepEqual(h.api.log.filter((l) => l.startsWith('PATCH pods ')), ['PATCH pods b'], 'the next round updates the next pod');
+});

@@ -116,16 +116,22 @@ export function sidecarSetReconciler(deps: ReconcileDeps): ReconcileFn {
     return expectations.unsatisfied(name, hash);
   };
 
-  const flip = async (set: SidecarSet, pods: readonly Pod[]) => {
+  /** Resolves how many pods were flipped. */
+  const flip = async (set: SidecarSet, pods: readonly Pod[]): Promise<number> => {
+    let flipped = 0;
     await forEachLimit(pods.filter((p) => needsFlip(set, p)), POD_WRITE_CONCURRENCY, async (pod) => {
       try {
         const written = await updatePod(rest, clock, at(pod), (fresh) => needsFlip(set, fresh) && flipHotUpgrade(set, fresh, now()).length > 0, pod);
-        if (written) deps.events.event(asPod(written), 'Normal', 'ResetContainerSucceed', 'reset sidecar container image empty successfully');
+        if (written) {
+          flipped++;
+          deps.events.event(asPod(written), 'Normal', 'ResetContainerSucceed', 'reset sidecar container image empty successfully');
+        }
       } catch (err) {
         deps.events.event(asPod(pod), 'Warning', 'ResetContainerFailed', `reset sidecar container image empty failed: ${(err as Error).message}`);
         throw err;
       }
     });
+    return flipped;
   };
 
   const markUpgradable = async (set: SidecarSet, pod: Pod, upgradable: boolean) => {
@@ -268,16 +274,20 @@ export function sidecarSetReconciler(deps: ReconcileDeps): ReconcileFn {
       log.debug({ pods: waiting }, 'updated pods not yet in the cache; looking again shortly');
       return { requeueAfterMs: EXPECTATIONS_RETRY_MS };
     }
-    // v1.8.2 flips even when the SidecarSet is paused or NotUpdate (spec §9 quirk 15).
-    if (hasHotUpgradeContainers(set)) await flip(set, pods);
-
+    // v1.9.0's order (spec/openkruise-v1.9.md §2.6): NotUpdate and paused stop before the hot-upgrade flip (#2011),
+    // and a round that flipped a pod updates none (#2156): the flip's own pod event brings the next round.
     const strategy = set.spec?.updateStrategy ?? {};
     log.debug({ status }, 'status');
-    if (strategy.type === 'NotUpdate' || status.updatedPods >= status.matchedPods) {
+    if (strategy.type === 'NotUpdate') {
       await releaseSecrets(name);
       return;
     }
     if (strategy.paused) return;
+    if (hasHotUpgradeContainers(set) && (await flip(set, pods)) > 0) return;
+    if (status.updatedPods >= status.matchedPods) {
+      await releaseSecrets(name);
+      return;
+    }
     const { refused, holding } = await upgrade(set, pods, change, log);
     // A refusal changes the conditions: the next reconcile writes them (and skips the refused pods).
     if (refused) return { requeueAfterMs: EXPECTATIONS_RETRY_MS };
