@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Pod } from '../shared/api/meta.js';
 import { REAL_NODE_LABEL, REAL_NODE_TAINT } from './harness/node/index.js';
+import { releaseServing } from './harness/node/helm-install.js';
 import { eventually, getJson, kubectl, kubectlOk, stack } from './harness/kube.js';
 import { e2eFeatureGates } from './harness/cluster/feature-gates.js';
 import { DEPLOYMENT, helmUpgrade, MANAGER_NS, needsPods } from './harness/release.js';
@@ -43,6 +44,7 @@ describe('CloneSet image pre-download on the real node', { skip, timeout: 600_00
     for (const d of Object.values(DEPLOYMENT)) {
       await eventually(`${d} rolled out`, () => kubectl(['rollout', 'status', '-n', MANAGER_NS, `deployment/${d}`, '--timeout=50s']).code === 0, 240_000);
     }
+    await eventually('every webhook with a caBundle again', () => releaseServing(process.env.KUBECONFIG!), 120_000);
   };
 
   before(async () => {

@@ -17,7 +17,7 @@ import { join, relative } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { StackState } from './harness/cluster/state.js';
 import { eventually, getJson, kubectl, kubectlOk, stack, untilInjected } from './harness/kube.js';
-import { podAdmitted } from './harness/node/helm-install.js';
+import { releaseServing } from './harness/node/helm-install.js';
 import { REAL_NODE_LABEL, REAL_NODE_TAINT } from './harness/node/index.js';
 import { needsPods, rolledOut } from './harness/release.js';
 
@@ -87,7 +87,7 @@ async function injectPods(set: string, n: number, node: string): Promise<Map<str
 async function settled(set: string, n: number, node: string): Promise<void> {
   await rolledOut('webhook');
   await rolledOut('controller-manager');
-  await eventually('a pod admitted through the Service', () => podAdmitted(process.env.KUBECONFIG!), 120_000);
+  await eventually('a pod admitted through the Service', () => releaseServing(process.env.KUBECONFIG!), 120_000);
   kubectlOk(['create', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: `${set}-after`, namespace: NS, labels: { app: set } },
     spec: { nodeName: node, terminationGracePeriodSeconds: 1, containers: [{ name: 'app', image: 'nginx:1.7.9' }] } }));
   await eventually(`SidecarSet ${set} counts ${n + 1} pods, all updated`, () => {
@@ -156,7 +156,7 @@ describe('helm upgrade keeps injected pods untouched', { skip: needsPods(s), tim
     assert.equal(spawnSync(st.helm!, ['status', st.release!.name], { encoding: 'utf8' }).status === 0, false, 'no Helm release any more');
     await rolledOut('webhook');
     await rolledOut('controller-manager');
-    await eventually('a pod admitted through the Service', () => podAdmitted(process.env.KUBECONFIG!), 120_000);
+    await eventually('a pod admitted through the Service', () => releaseServing(process.env.KUBECONFIG!), 120_000);
     const before = await injectPods('from-kustomize', 2, node);
 
     helm(st, ['upgrade', '--install', '--take-ownership', '--force-conflicts', st.release!.name, 'charts/kruise-ts', '-f', values]);

@@ -4,7 +4,7 @@
 import { spawnSync } from 'node:child_process';
 import type { StackState } from './cluster/state.js';
 import { eventually, getJson, kubectl, kubectlOk } from './kube.js';
-import { podAdmitted } from './node/helm-install.js';
+import { releaseServing } from './node/helm-install.js';
 import { REAL_NODE_LABEL } from './node/index.js';
 import { pods, rolledOut } from './release.js';
 import { crdName, PLURALS, v18Crd, v19Crd, type Plural } from './takeover-crds.js';
@@ -76,7 +76,7 @@ export async function installKruiseTs(st: StackState): Promise<void> {
   try {
     await rolledOut('webhook');
     await rolledOut('controller-manager');
-    await eventually('a pod admitted through the Service', () => podAdmitted(process.env.KUBECONFIG!), 120_000);
+    await eventually('a pod admitted through the Service', () => releaseServing(process.env.KUBECONFIG!), 120_000);
   } catch (err) {
     throw new Error(`${(err as Error).message}\n${diagnostics()}`);
   }

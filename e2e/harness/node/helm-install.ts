@@ -53,6 +53,23 @@ export function podAdmitted(kubeconfig: string, namespace = 'default'): boolean 
 }
 
 /**
+ * Every webhook of both configurations carries a caBundle. The manager sets them on its resync (every minute), so
+ * right after a `helm upgrade` that adds or re-renders webhooks some have none yet and their calls fail TLS
+ * verification; a pod being admitted proves only the pod webhook's.
+ */
+export function caBundlesSet(kubeconfig: string): boolean {
+  try {
+    return ['mutatingwebhookconfiguration/kruise-mutating-webhook-configuration', 'validatingwebhookconfiguration/kruise-validating-webhook-configuration'].every((c) => {
+      const o = JSON.parse(kubectl(kubeconfig, ['get', c, '-o', 'json'])) as { webhooks?: { clientConfig?: { caBundle?: string } }[] };
+      return (o.webhooks ?? []).every((w) => !!w.clientConfig?.caBundle);
+    });
+  } catch { return false; }
+}
+
+/** The release answers every webhook: a pod admitted through the Service and a caBundle on every webhook. */
+export const releaseServing = (kubeconfig: string): boolean => podAdmitted(kubeconfig) && caBundlesSet(kubeconfig);
+
+/**
  * Waits until the release serves: both manager Deployments and the daemon DaemonSet rolled out (Ready pods) and a
  * pod admitted through Service kruise-webhook-service.
  */
@@ -62,7 +79,7 @@ export async function waitForRelease(kubeconfig: string, opts: { managers?: bool
     for (const d of ['kruise-webhook', 'kruise-controller-manager']) kubectl(kubeconfig, ['rollout', 'status', '-n', 'kruise-system', `deployment/${d}`, `--timeout=${timeout}`]);
   }
   kubectl(kubeconfig, ['rollout', 'status', '-n', 'kruise-daemon', 'daemonset/kruise-daemon', `--timeout=${timeout}`]);
-  if (opts.managers !== false) await waitFor('a pod admitted through Service kruise-webhook-service', async () => podAdmitted(kubeconfig), opts.timeoutMs ?? 120_000);
+  if (opts.managers !== false) await waitFor('a pod admitted through Service kruise-webhook-service, every webhook with a caBundle', async () => releaseServing(kubeconfig), opts.timeoutMs ?? 120_000);
 }
 
 /** `helm install` with the local values; returns the values file (for `helm upgrade -f` by tests). */
