@@ -56,6 +56,18 @@ describe('CloneSet image pre-download on the real node', { skip, timeout: 600_00
     kubectlOk(['create', 'namespace', NS]);
   });
   after(async () => {
+    // Drop the CloneSet's tag: a later test (sidecarset-prepull) needs busybox:1.35.0 absent from the node and its
+    // NodeImage, and the tag would otherwise stay until its TTL.
+    const ni = getJson<{ spec?: { images?: Record<string, { tags: Tag[] }> } }>(['nodeimage', node!.name]);
+    const image = ni.spec?.images?.busybox;
+    if (image) {
+      const tags = image.tags.filter((t) => !t.ownerReferences?.some((o) => o.kind === 'CloneSet' && o.name === NAME));
+      const op = tags.length > 0 ? { op: 'replace', path: '/spec/images/busybox/tags', value: tags } : { op: 'remove', path: '/spec/images/busybox' };
+      kubectl(['patch', 'nodeimage', node!.name, '--type=json', '-p', JSON.stringify([op])]);
+    }
+    try {
+      execFileSync('ctr', ['-a', node!.containerd!.socket, '-n', 'k8s.io', 'images', 'rm', `docker.io/library/${NEW}`], { stdio: 'ignore' });
+    } catch { /* not there */ }
     kubectl(['delete', 'clonesets', '--all', '-n', NS, '--wait=false']);
     kubectl(['delete', 'namespace', NS, '--wait=false']);
     if (!gateOn) await upgrade();
