@@ -23,7 +23,7 @@ const skip = needsPods(s);
 const NS = 'e2e-cs-predownload';
 const NAME = 'predownload';
 const OLD = 'busybox:latest';
-const NEW = 'busybox:1.35.0';
+const NEW = 'busybox:1.36.0';
 
 const pods = () => getJson<{ items: Pod[] }>(['pods', '-n', NS, '-l', `app=${NAME}`]).items.filter((p) => !p.metadata?.deletionTimestamp);
 const running = (p: Pod, image: string) => p.status?.phase === 'Running' && (p.status.containerStatuses ?? []).every((c) => c.ready && c.image.endsWith(image));
@@ -56,7 +56,7 @@ describe('CloneSet image pre-download on the real node', { skip, timeout: 600_00
     kubectlOk(['create', 'namespace', NS]);
   });
   after(async () => {
-    // Drop the CloneSet's tag: a later test (sidecarset-prepull) needs busybox:1.35.0 absent from the node and its
+    // Drop the CloneSet's tag: a later test (sidecarset-prepull) needs busybox:1.35.0 absent (this test uses 1.36.0 for that reason) from the node and its
     // NodeImage, and the tag would otherwise stay until its TTL.
     const ni = getJson<{ spec?: { images?: Record<string, { tags: Tag[] }> } }>(['nodeimage', node!.name]);
     const image = ni.spec?.images?.busybox;
@@ -90,9 +90,9 @@ describe('CloneSet image pre-download on the real node', { skip, timeout: 600_00
 
     kubectlOk(['patch', 'clone', NAME, '-n', NS, '--type=json', '-p', JSON.stringify([{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: NEW }])]);
     const tag = await eventually(`a ${NEW} tag owned by the CloneSet on the NodeImage`, () => nodeImage().spec?.images?.busybox?.tags
-      .find((t) => t.tag === '1.35.0' && t.ownerReferences?.some((o) => o.kind === 'CloneSet' && o.name === NAME)), 60_000);
+      .find((t) => t.tag === '1.36.0' && t.ownerReferences?.some((o) => o.kind === 'CloneSet' && o.name === NAME)), 60_000);
     assert.ok(tag);
-    await eventually('the daemon reports it pulled', () => nodeImage().status?.imageStatuses?.busybox?.tags.some((t) => t.tag === '1.35.0' && t.phase === 'Succeeded'), 120_000);
+    await eventually('the daemon reports it pulled', () => nodeImage().status?.imageStatuses?.busybox?.tags.some((t) => t.tag === '1.36.0' && t.phase === 'Succeeded'), 120_000);
     assert.ok(pods().every((p) => p.spec?.containers[0]?.image === OLD), 'the partition holds every pod: pre-download updates none');
 
     kubectlOk(['patch', 'clone', NAME, '-n', NS, '--type=merge', '-p', JSON.stringify({ spec: { updateStrategy: { partition: 0 } } })]);
@@ -102,7 +102,7 @@ describe('CloneSet image pre-download on the real node', { skip, timeout: 600_00
     }, 240_000);
     const first = done[0]!.metadata!.name!;
     const events = kubectlOk(['get', 'events', '-n', NS, '--field-selector', `involvedObject.name=${first}`, '-o', 'jsonpath={range .items[*]}{.reason}: {.message}{"\\n"}{end}']);
-    assert.match(events, /Pulled: Container image "busybox:1\.35\.0" already present on machine/, events);
-    assert.doesNotMatch(events, /Pulling: Pulling image "busybox:1\.35\.0"/, events);
+    assert.match(events, /Pulled: Container image "busybox:1\.36\.0" already present on machine/, events);
+    assert.doesNotMatch(events, /Pulling: Pulling image "busybox:1\.36\.0"/, events);
   });
 });

@@ -60,7 +60,7 @@ async function buildSidecarBinary(cacheDir: string): Promise<string> {
 export async function standInImages(cacheDir = defaultImageCacheDir()): Promise<TestImageSpec[]> {
   const sidecar = await buildSidecarBinary(cacheDir);
   return [
-    busybox('latest'), busybox('1.35.0'),
+    busybox('latest'), busybox('1.35.0'), busybox('1.36.0'),
     nginx('1.7.9'), nginx('1.9.1'), nginx('alpine'),
     { name: 'library/ubuntu', tag: 'latest', allApplets: true, cmd: ['sh'],
       files: { ...stamp('ubuntu:latest'), '/etc/os-release': 'NAME="Ubuntu"\nID=ubuntu\nPRETTY_NAME="kruise-ts stand-in (busybox)"\n' } },
