@@ -11,6 +11,7 @@ import { FakeCluster, RecordingQueue } from '../testing/fake-cluster.js';
 import { cloneSetController } from './controller.js';
 import { CREATES_IN_FLIGHT } from './scale-sync.js';
 import { POD_WRITE_CONCURRENCY } from './update-sync.js';
+import { kubeletRan } from './test-harness.js';
 
 const seed = (edit: (cs: CloneSet) => void = () => {}): CloneSet => {
   const cs = defaultCloneSet({ apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', metadata: { name: 'busybox', namespace: 'default', generation: 1 }, spec: {
@@ -41,24 +42,7 @@ const cloneSet = () => cluster.get<CloneSet>(resources.cloneSets, 'busybox', 'de
 
 /** Plays kubelet: every pod Running, containers ready on their spec image, Ready = all gates True. */
 async function runPods(): Promise<void> {
-  for (const p of pods()) {
-    const pod = structuredClone(p);
-    const gates = (pod.spec?.readinessGates ?? []).map((g) => g.conditionType);
-    const conds = (pod.status?.conditions ?? []).filter((c) => c.type !== 'Ready' && c.type !== 'ContainersReady');
-    for (const g of gates) if (!conds.some((c) => c.type === g)) conds.push({ type: g, status: 'True' });
-    const ready = gates.every((g) => conds.find((c) => c.type === g)?.status === 'True');
-    const old = pod.status?.containerStatuses ?? [];
-    pod.status = {
-      ...pod.status, phase: 'Running',
-      conditions: [...conds, { type: 'ContainersReady', status: 'True' }, { type: 'Ready', status: ready ? 'True' : 'False', lastTransitionTime: new Date(0) as never }],
-      containerStatuses: pod.spec!.containers.map((c) => {
-        const prev = old.find((s) => s.name === c.name);
-        const same = prev?.image === c.image;
-        return { name: c.name, image: c.image!, imageID: same ? prev!.imageID : `id-${c.image}`, ready: true, restartCount: (prev?.restartCount ?? 0) + (prev && !same ? 1 : 0) } as never;
-      }),
-    };
-    await cluster.rest.replace(resources.pods, pod);
-  }
+  for (const p of pods()) await cluster.rest.replace(resources.pods, kubeletRan(p));
 }
 
 /** Keeps each `method` call of the fake apiserver in flight for a timer tick, as a real request, and counts the most at once. */

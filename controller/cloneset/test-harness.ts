@@ -52,24 +52,7 @@ export class CloneSetHarness {
   }
 
   async runPods(): Promise<void> {
-    for (const p of this.pods()) {
-      const pod = structuredClone(p);
-      const gates = (pod.spec?.readinessGates ?? []).map((g) => g.conditionType);
-      const conds = (pod.status?.conditions ?? []).filter((c) => c.type !== 'Ready' && c.type !== 'ContainersReady');
-      for (const g of gates) if (!conds.some((c) => c.type === g)) conds.push({ type: g, status: 'True' });
-      const ready = gates.every((g) => conds.find((c) => c.type === g)?.status === 'True');
-      const old = pod.status?.containerStatuses ?? [];
-      pod.status = {
-        ...pod.status, phase: 'Running',
-        conditions: [...conds, { type: 'ContainersReady', status: 'True' }, { type: 'Ready', status: ready ? 'True' : 'False', lastTransitionTime: new Date(0) as never }],
-        containerStatuses: pod.spec!.containers.map((c) => {
-          const prev = old.find((s) => s.name === c.name);
-          const same = prev?.image === c.image;
-          return { name: c.name, image: c.image!, imageID: same ? prev!.imageID : `id-${c.image}`, ready: true, restartCount: (prev?.restartCount ?? 0) + (prev && !same ? 1 : 0) } as never;
-        }),
-      };
-      await this.cluster.rest.replace(resources.pods, pod);
-    }
+    for (const p of this.pods()) await this.cluster.rest.replace(resources.pods, kubeletRan(p));
   }
 
   async settle(rounds = 6): Promise<void> {
@@ -84,3 +67,23 @@ export class CloneSetHarness {
 
 export const state = (p: Pod | undefined) => p?.metadata?.labels?.['lifecycle.apps.kruise.io/state'];
 export const condition = (p: Pod | undefined, type: string) => p?.status?.conditions?.find((c) => c.type === type);
+
+/** What kubelet makes of `p`: Running, containers ready on their spec image (restart counted on a change), Ready = all gates True. */
+export function kubeletRan(p: Pod): Pod {
+  const pod = structuredClone(p);
+  const gates = (pod.spec?.readinessGates ?? []).map((g) => g.conditionType);
+  const conds = (pod.status?.conditions ?? []).filter((c) => c.type !== 'Ready' && c.type !== 'ContainersReady');
+  for (const g of gates) if (!conds.some((c) => c.type === g)) conds.push({ type: g, status: 'True' });
+  const ready = gates.every((g) => conds.find((c) => c.type === g)?.status === 'True');
+  const old = pod.status?.containerStatuses ?? [];
+  pod.status = {
+    ...pod.status, phase: 'Running',
+    conditions: [...conds, { type: 'ContainersReady', status: 'True' }, { type: 'Ready', status: ready ? 'True' : 'False', lastTransitionTime: new Date(0) as never }],
+    containerStatuses: pod.spec!.containers.map((c) => {
+      const prev = old.find((s) => s.name === c.name);
+      const same = prev?.image === c.image;
+      return { name: c.name, image: c.image!, imageID: same ? prev!.imageID : `id-${c.image}`, ready: true, restartCount: (prev?.restartCount ?? 0) + (prev && !same ? 1 : 0) } as never;
+    }),
+  };
+  return pod;
+}
