@@ -28,18 +28,8 @@ export async function createClaims(round: Round, pod: Pod, existing: ReadonlySet
 
 /** Deletes the claims sharing `pod`'s instance id, after the controller deleted the pod. */
 export async function deleteClaimsOf(round: Round, pod: Pod): Promise<void> {
-  const { deps, cs } = round;
   for (const claim of claimsOfPod(pod, round.claims)) {
-    const name = claim.metadata?.name ?? '';
-    deps.scaleExpectations.expect(round.key, name);
-    try {
-      await deps.rest.delete(resources.persistentVolumeClaims, where(claim), { uid: claim.metadata?.uid });
-    } catch (err) {
-      deps.scaleExpectations.observe(round.key, name);
-      if (isNotFound(err)) continue;
-      deps.events.event(subject(cs), 'Warning', 'FailedDelete', `failed to delete pvc ${name}: ${(err as Error).message}`);
-      throw err;
-    }
+    await deleteClaim(round, claim, 'failed to delete pvc');
   }
 }
 
@@ -62,16 +52,22 @@ export async function cleanupClaims(round: Round, activePods: readonly Pod[], in
     }
   }
   for (const claim of plan.remove) {
-    const name = claim.metadata?.name ?? '';
-    deps.scaleExpectations.expect(round.key, name);
-    try {
-      await deps.rest.delete(resources.persistentVolumeClaims, where(claim), { uid: claim.metadata?.uid });
-    } catch (err) {
-      deps.scaleExpectations.observe(round.key, name);
-      if (isNotFound(err)) continue;
-      deps.events.event(subject(cs), 'Warning', 'FailedDelete', `failed to clean up PVC ${name}: ${(err as Error).message}`);
-      throw err;
-    }
+    await deleteClaim(round, claim, 'failed to clean up PVC');
   }
   return plan.kept;
+}
+
+/** Deletes one claim under a scale expectation; NotFound is done, another failure is an event and the error. */
+async function deleteClaim(round: Round, claim: Claim, failure: string): Promise<void> {
+  const { deps, cs } = round;
+  const name = claim.metadata?.name ?? '';
+  deps.scaleExpectations.expect(round.key, name);
+  try {
+    await deps.rest.delete(resources.persistentVolumeClaims, where(claim), { uid: claim.metadata?.uid });
+  } catch (err) {
+    deps.scaleExpectations.observe(round.key, name);
+    if (isNotFound(err)) return;
+    deps.events.event(subject(cs), 'Warning', 'FailedDelete', `${failure} ${name}: ${(err as Error).message}`);
+    throw err;
+  }
 }
