@@ -18,7 +18,7 @@ import type { Controller, ControllerDeps, Enqueue } from '../types.js';
 import { computeStatus, parallelismOf } from './job-status.js';
 import { OwnerIndex } from './owner-index.js';
 import { planSecrets } from './secret-copies.js';
-import { readSources, withSourceResync } from './secret-sources.js';
+import { sourceReader, withSourceResync } from './secret-sources.js';
 import { progressWriteDelay } from './status-pacing.js';
 import { withJobTag, withoutJobTags } from './tag-edit.js';
 import { alignTag, tagPullPolicy } from './tag-policy.js';
@@ -100,12 +100,14 @@ export const imagePullJobController: Controller & { setup(deps: ControllerDeps, 
     pods.onChange((pod) => { for (const key of jobsForPod(watchState, pod)) queue.add(key); });
     copies.onChange((s) => { for (const key of jobsForSecret(watchState, s, config.daemonConfigNamespace)) queue.add(key); });
 
+    const sources = sourceReader(rest, () => clock.now());
     /** A finished job only releases its copies, so its sources are not read. */
     const secretPlan = async (job: ImagePullJob, finished: boolean) => {
-      const sources = finished ? new Map<string, V1Secret>() : await readSources(rest, job);
+      if (finished) sources.forget(objectKey(job));
+      const read = finished ? new Map<string, V1Secret>() : await sources.read(objectKey(job), job);
       return planSecrets({
         job, finished, daemonNamespace: config.daemonConfigNamespace,
-        source: (name) => sources.get(name),
+        source: (name) => read.get(name),
         copies: copies.list().filter((s) => s.metadata?.namespace === config.daemonConfigNamespace),
       });
     };
@@ -123,7 +125,7 @@ export const imagePullJobController: Controller & { setup(deps: ControllerDeps, 
 
     const reconcile = async (key: string, { log }: ReconcileContext): Promise<Result | void> => {
       const job = jobs.get(key);
-      if (!job) { lastTargets.delete(key); lastStatusWrite.delete(key); return; }
+      if (!job) { lastTargets.delete(key); lastStatusWrite.delete(key); sources.forget(key); return; }
       const uid = job.metadata?.uid ?? '';
       if (job.metadata?.deletionTimestamp) {
         if (!job.metadata.finalizers?.includes(Finalizer)) return;
