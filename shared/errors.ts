@@ -3,8 +3,8 @@
 
 /** A request we refuse on purpose. `code` is the HTTP-style status put in the AdmissionResponse. */
 export class AdmissionDeniedError extends Error {
-  readonly code: 400 | 403 | 422;
-  constructor(message: string, code: 400 | 403 | 422 = 403, options?: { cause?: unknown }) {
+  readonly code: 400 | 403 | 422 | 500;
+  constructor(message: string, code: 400 | 403 | 422 | 500 = 403, options?: { cause?: unknown }) {
     super(message, options);
     this.name = 'AdmissionDeniedError';
     this.code = code;
