@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import { hostname } from 'node:os';
 import Fastify from 'fastify';
-import { collectDefaultMetrics, Counter, Registry } from 'prom-client';
+import { Counter } from 'prom-client';
 import { sidecarSetCacheForm } from '../shared/kube/sidecarset-cache.js';
 import { realClock } from '../shared/clock.js';
 import { configOrExit, loadConfig } from '../shared/config.js';
@@ -20,6 +20,7 @@ import { startMetricsServer } from '../shared/metrics-server.js';
 import { makeRest } from '../shared/kube/rest.js';
 import { apiServer } from './api-server.js';
 import { cachedPod } from './cached-pod.js';
+import { createManagerRegistry } from './metrics.js';
 import type { LeaseThreadData } from './lease-thread.js';
 import { secretMetadataOnly } from './cached-secret.js';
 import { imagePullJobController } from './imagepulljob/controller.js';
@@ -36,8 +37,7 @@ async function main(): Promise<void> {
   const controllers = selectControllers(allControllers, config.controllers, config.featureGates);
   const stop = new AbortController();
   setMaxListeners(256, stop.signal);
-  const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
+  const registry = createManagerRegistry();
   // client-go's metric name; watches are not counted (they are long-lived streams, not requests).
   const requests = new Counter({ name: 'rest_client_requests_total', help: 'API requests made, by method', labelNames: ['method'] as const, registers: [registry] });
   const rest = makeRest(await apiServer(config, process.env), {
