@@ -13,6 +13,7 @@ import { freshView } from '../../shared/kube/fresh-view.js';
 import { metaTime, parseMetaTime } from '../../shared/kube/meta-time.js';
 import { objectKey } from '../../shared/kube/keys.js';
 import { resources, withTypeMeta } from '../../shared/kube/resources.js';
+import { yieldToLoop } from '../../shared/reconcile/yield.js';
 import { TerminalError, type ReconcileContext, type ReconcileFn, type Result } from '../../shared/reconcile/types.js';
 import type { Controller, ControllerDeps, Enqueue } from '../types.js';
 import { computeStatus, parallelismOf } from './job-status.js';
@@ -155,6 +156,8 @@ export const imagePullJobController: Controller & { setup(deps: ControllerDeps, 
         if (err instanceof ImageReferenceError || err instanceof LabelSelectorError) throw new TerminalError(`invalid ImagePullJob: ${err.message}`, { cause: err });
         throw err;
       }
+      // Targets, the status and the tag writes each walk every targeted NodeImage: a turn of the loop between them.
+      await yieldToLoop();
       let current = job;
       if (!job.metadata?.finalizers?.includes(Finalizer)) {
         await setFinalizers(job, [...(job.metadata?.finalizers ?? []), Finalizer]);
@@ -176,6 +179,7 @@ export const imagePullJobController: Controller & { setup(deps: ControllerDeps, 
       const random = Math.random;
       const align = (t: Parameters<typeof alignTag>[0]) => alignTag(t, current, policy, random);
       const result = computeStatus({ job: current, image, targets, secrets: plan.refs, drifted: (t) => align(t) !== undefined, now, nowTime });
+      await yieldToLoop();
       if (!result.status.completionTime) {
         const targetNames = lastTargets.get(key)!;
         const withdraw = (name: string) => (ni: NodeImage) => withoutJobTags(ni, uid, targetNames.has(name) ? image : undefined);
