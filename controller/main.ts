@@ -1,47 +1,33 @@
 // Composition root of the manager's controllers (the `controller` container of the manager pod; the webhook is the
 // other container, webhook/main.ts). The only place that reads process.env, handles signals or exits.
 import { randomUUID } from 'node:crypto';
-import type { KubeConfig } from '@kubernetes/client-node';
 import { setMaxListeners } from 'node:events';
 import { hostname } from 'node:os';
 import Fastify from 'fastify';
-import { collectDefaultMetrics, Counter, Registry } from 'prom-client';
+import { Counter } from 'prom-client';
 import { sidecarSetCacheForm } from '../shared/kube/sidecarset-cache.js';
 import { realClock } from '../shared/clock.js';
 import { configOrExit, loadConfig } from '../shared/config.js';
 import { createLogger } from '../shared/log.js';
 import { VERSION } from '../shared/version.js';
-import { loadApiServer, UnsupportedAuthError, type ApiServer } from '../shared/kube/kubeconfig.js';
 import { cacheProbes } from '../shared/kube/cache-health.js';
 import { eventRecorder } from '../shared/kube/event-recorder.js';
 import { informerFactory, type CacheTransform } from '../shared/kube/informer-factory.js';
 import { resources } from '../shared/kube/resources.js';
-import { LeaderElector } from '../shared/kube/leader-election.js';
+import { runElectionThread } from '../shared/kube/leader-election-thread.js';
 import { leaderMetrics } from '../shared/kube/leader-metrics.js';
 import { startMetricsServer } from '../shared/metrics-server.js';
 import { makeRest } from '../shared/kube/rest.js';
-import { restLeaseClient } from '../shared/kube/rest-lease-client.js';
+import { apiServer } from './api-server.js';
 import { cachedPod } from './cached-pod.js';
+import { createManagerRegistry } from './metrics.js';
+import type { LeaseThreadData } from './lease-thread.js';
 import { secretMetadataOnly } from './cached-secret.js';
 import { imagePullJobController } from './imagepulljob/controller.js';
 import { resourceDistributionController } from './resourcedistribution/controller.js';
 import { controllers as allControllers } from './controllers.js';
 import { runControllers, selectControllers } from './run-controllers.js';
 import type { Controller, ControllerDeps } from './types.js';
-
-/**
- * The API server and credentials without @kubernetes/client-node, whose module graph is a good part of an idle
- * manager's memory; a kubeconfig user that needs an exec or auth-provider plugin gets client-node's KubeConfig.
- */
-async function apiServer(config: { kubeconfig: string | undefined }): Promise<ApiServer | KubeConfig> {
-  try {
-    return loadApiServer(config, process.env);
-  } catch (err) {
-    if (!(err instanceof UnsupportedAuthError)) throw err;
-    const { loadKubeConfig } = await import('../shared/kube/client.js');
-    return loadKubeConfig(config, process.env);
-  }
-}
 
 async function main(): Promise<void> {
   const config = configOrExit(loadConfig, process.env);
@@ -51,11 +37,10 @@ async function main(): Promise<void> {
   const controllers = selectControllers(allControllers, config.controllers, config.featureGates);
   const stop = new AbortController();
   setMaxListeners(256, stop.signal);
-  const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
+  const registry = createManagerRegistry();
   // client-go's metric name; watches are not counted (they are long-lived streams, not requests).
   const requests = new Counter({ name: 'rest_client_requests_total', help: 'API requests made, by method', labelNames: ['method'] as const, registers: [registry] });
-  const rest = makeRest(await apiServer(config), {
+  const rest = makeRest(await apiServer(config, process.env), {
     onRequest: (method) => requests.inc({ method }), timeoutMs: config.apiTimeoutMs, watchIdleTimeoutMs: config.watchIdleTimeoutMs,
   });
   // Pods are cached in the slim form the controllers read (cached-pod.ts): the cache holds every pod of the cluster.
@@ -114,25 +99,29 @@ async function main(): Promise<void> {
     leaderGauges.on(config.leaderElectionId);
     done = lead(stop.signal);
   } else {
-    const elector = new LeaderElector({
-      client: restLeaseClient(rest),
-      namespace: config.namespace,
-      name: config.leaderElectionId,
+    const workerData: LeaseThreadData = {
+      kubeconfig: config.kubeconfig, env: { ...process.env }, apiTimeoutMs: config.apiTimeoutMs, logLevel: config.logLevel,
+      namespace: config.namespace, name: config.leaderElectionId,
       // A restarted pod keeps its name; the suffix keeps it from mistaking the old process's lease for its own.
       identity: `${config.podName ?? hostname()}_${randomUUID()}`,
-      clock: realClock,
-      log: log.child({ component: 'leader-election' }),
-      metrics: leaderGauges,
+    };
+    // Renewals run on their own thread: a reconcile holding this loop cannot make the lease lapse.
+    done = runElectionThread({
+      entry: leaseThreadEntry(), workerData, name: config.leaderElectionId, log: log.child({ component: 'leader-election' }), metrics: leaderGauges,
       onStartedLeading: lead,
       onNewLeader: (identity) => log.info({ leader: identity }, 'leader observed'),
       // As controller-runtime: a replica that lost its lease exits, and its restart campaigns afresh with empty queues.
       onStoppedLeading: () => { if (!closing) shutdown('leadership lost', 1); },
-    });
-    done = elector.run(stop.signal);
+    }, stop.signal);
   }
   const gatedOff = allControllers.filter((c) => !controllers.includes(c) && c.featureGate && !config.featureGates[c.featureGate]);
   log.info({ version: VERSION, controllers: controllers.map((c) => c.name), gatedOff: gatedOff.map((c) => `${c.name} (${c.featureGate})`), leaderElect: config.leaderElect },
     'controller manager started');
+}
+
+/** lease-thread.ts beside this module: `.ts` from source (tsx), `.mjs` in the bundle (scripts/bundles.ts). */
+function leaseThreadEntry(): URL {
+  return new URL(import.meta.url.endsWith('.ts') ? './lease-thread.ts' : './lease-thread.mjs', import.meta.url);
 }
 
 main().catch((err) => {

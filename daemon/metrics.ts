@@ -2,6 +2,7 @@
 // sub-controllers get the pieces they update: the puller its gauge and histogram, the CRR executor
 // `crrOutcomes.inc({ result })`. The reconcile runners register controller-runtime's metrics in the same registry.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { eventLoopDelayMetrics } from '../shared/event-loop-metrics.js';
 
 export type PullResult = 'succeeded' | 'failed';
 
@@ -17,7 +18,10 @@ export interface DaemonMetrics {
 
 export function createDaemonMetrics(opts: { defaultMetrics?: boolean } = {}): DaemonMetrics {
   const registry = new Registry();
-  if (opts.defaultMetrics) collectDefaultMetrics({ register: registry });
+  if (opts.defaultMetrics) {
+    collectDefaultMetrics({ register: registry });
+    eventLoopDelayMetrics(registry);
+  }
   const registers = [registry];
   const pullDuration = new Histogram({
     name: 'kruise_daemon_image_pull_duration_seconds',

@@ -19,15 +19,17 @@ export const BUNDLES = {
   daemon: { entry: 'daemon/main.ts', out: 'dist/daemon/main.mjs', assets: [['daemon/cri/cri.proto', 'dist/daemon/cri.proto']] },
   webhook: { entry: 'webhook/main.ts', out: 'dist/webhook/main.mjs', assets: [] },
   controller: { entry: 'controller/main.ts', out: 'dist/controller/main.mjs', assets: [] },
+  // The controller's leader-election thread (controller/lease-thread.ts), started from beside main.mjs.
+  'controller-lease': { entry: 'controller/lease-thread.ts', out: 'dist/controller/lease-thread.mjs', assets: [] },
 } as const satisfies Record<string, Bundle>;
 
 export type BundleName = keyof typeof BUNDLES;
 
 /** What `scripts/build.ts <group>` builds. */
 export const BUNDLE_GROUPS: Record<string, BundleName[]> = {
-  all: ['daemon', 'webhook', 'controller'],
+  all: ['daemon', 'webhook', 'controller', 'controller-lease'],
   daemon: ['daemon'],
-  manager: ['webhook', 'controller'],
+  manager: ['webhook', 'controller', 'controller-lease'],
 };
 
 const OPTIONS: BuildOptions = {

@@ -5,7 +5,6 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { Registry } from 'prom-client';
 import { FakeClock } from '../shared/clock.js';
 import { leaderMetrics } from '../shared/kube/leader-metrics.js';
 import { silentLogger } from '../shared/log.js';
@@ -16,6 +15,7 @@ import { buildApp } from '../webhook/app.js';
 import { createMetrics } from '../webhook/metrics.js';
 import { review } from '../webhook/test-helpers.js';
 import { createDaemonMetrics } from '../daemon/metrics.js';
+import { createManagerRegistry } from '../controller/metrics.js';
 
 const DASHBOARD = new URL('../charts/kruise-ts/dashboards/kruise-ts.json', import.meta.url);
 
@@ -76,7 +76,7 @@ async function runningMetricsText(): Promise<string> {
   }
   await app.close();
 
-  const manager = new Registry();
+  const manager = createManagerRegistry();
   const clock = new FakeClock();
   const stop = new AbortController();
   const queue = new WorkQueue({ clock });
@@ -116,6 +116,13 @@ describe('the Grafana dashboard', () => {
       return n;
     }));
     assert.deepEqual(missing(names, await runningMetricsText()), []);
+  });
+
+  it('every component (webhook, controller manager, daemon) serves the event-loop delay series the dashboard shows', async () => {
+    const eventLoop = ['nodejs_eventloop_lag_seconds', 'nodejs_eventloop_lag_max_seconds', 'nodejs_eventloop_lag_p99_seconds', 'kruise_eventloop_delay_seconds_bucket', 'kruise_eventloop_delay_seconds_count'];
+    const texts = { webhook: await createMetrics({ defaultMetrics: true }).registry.metrics(), manager: await createManagerRegistry().metrics(), daemon: await createDaemonMetrics({ defaultMetrics: true }).registry.metrics() };
+    for (const [component, text] of Object.entries(texts)) assert.deepEqual(missing(eventLoop, text), [], component);
+    assert.ok(exprs.some(({ expr }) => expr.includes('nodejs_eventloop_lag_max_seconds')) && exprs.some(({ expr }) => expr.includes('kruise_eventloop_delay_seconds_bucket')));
   });
 
   it('the check itself: parses selectors, ranges, grouping and functions, and reports an unknown metric', async () => {

@@ -74,6 +74,8 @@ export class FakeClock implements Clock {
       this.timers = this.timers.filter((t) => t !== next);
       this.current = Math.max(this.current, next.due);
       next.fn();
+      // Two turns: what the timer woke may itself yield a turn (shared/reconcile/yield.ts) before its next timer.
+      await flush();
       await flush();
     }
     this.current = target;

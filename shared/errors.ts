@@ -3,8 +3,8 @@
 
 /** A request we refuse on purpose. `code` is the HTTP-style status put in the AdmissionResponse. */
 export class AdmissionDeniedError extends Error {
-  readonly code: 400 | 403 | 422;
-  constructor(message: string, code: 400 | 403 | 422 = 403, options?: { cause?: unknown }) {
+  readonly code: 400 | 403 | 422 | 500;
+  constructor(message: string, code: 400 | 403 | 422 | 500 = 403, options?: { cause?: unknown }) {
     super(message, options);
     this.name = 'AdmissionDeniedError';
     this.code = code;
@@ -14,7 +14,7 @@ export class AdmissionDeniedError extends Error {
 /** One field-level problem, rendered like Kubernetes' field.Error: "<field>: <type>: <detail>". */
 export interface Violation {
   field: string;
-  type: 'Required value' | 'Invalid value' | 'Duplicate value' | 'Forbidden' | 'Not found' | 'Unsupported value' | 'Too long' | 'Internal error';
+  type: 'Required value' | 'Invalid value' | 'Duplicate value' | 'Forbidden' | 'Not found' | 'Unsupported value' | 'Too long' | 'Too many' | 'Internal error';
   /** The offending value, rendered Go-style after "Invalid value: " (omitted for Required/Forbidden). */
   value?: unknown;
   /** The value as Go's %#v prints it (maps, structs), used verbatim instead of rendering `value`. */
@@ -23,7 +23,7 @@ export interface Violation {
 }
 
 export function formatViolation(v: Violation): string {
-  const shown = v.type === 'Invalid value' || v.type === 'Unsupported value' || v.type === 'Duplicate value' || v.type === 'Not found';
+  const shown = v.type === 'Invalid value' || v.type === 'Unsupported value' || v.type === 'Duplicate value' || v.type === 'Not found' || v.type === 'Too many';
   // Mirrors field.Error.ErrorBody: "<type>[: <value>][: <detail>]".
   const value = shown ? `: ${v.goValue ?? (v.value === undefined ? 'null' : JSON.stringify(v.value))}` : '';
   return `${v.field}: ${v.type}${value}${v.detail ? `: ${v.detail}` : ''}`;

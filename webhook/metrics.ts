@@ -1,5 +1,6 @@
 // Prometheus metrics of the webhook, on an explicit registry (no global default registry touched by imports).
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { eventLoopDelayMetrics } from '../shared/event-loop-metrics.js';
 
 /** controller-runtime's per-webhook series, bound to one path (label children made once, not per request). */
 export interface WebhookRuntimeMetrics {
@@ -23,7 +24,10 @@ export interface WebhookMetrics {
 
 export function createMetrics(opts: { defaultMetrics?: boolean } = {}): WebhookMetrics {
   const registry = new Registry();
-  if (opts.defaultMetrics) collectDefaultMetrics({ register: registry });
+  if (opts.defaultMetrics) {
+    collectDefaultMetrics({ register: registry });
+    eventLoopDelayMetrics(registry);
+  }
   const requests = new Counter({
     name: 'controller_runtime_webhook_requests_total',
     help: 'Total number of admission requests by HTTP status code.',

@@ -12,6 +12,7 @@ import type { Cache } from '../../shared/kube/informer.js';
 import { resources } from '../../shared/kube/resources.js';
 import { isNotFound } from '../../shared/kube/rest.js';
 import type { ReconcileFn } from '../../shared/reconcile/types.js';
+import { yieldToLoop } from '../../shared/reconcile/yield.js';
 import { cleanupClaims } from './claim-sync.js';
 import { at, FIELD_MANAGER, type CloneSetDeps, type Round } from './context.js';
 import { EXPECTATION_TIMEOUT_MS } from './expectations.js';
@@ -72,6 +73,8 @@ export function cloneSetReconciler(deps: ReconcileDeps): ReconcileFn {
     const owned = deps.podsOwnedBy(cs.metadata?.uid ?? '');
     const active = owned.filter(isActive);
     const pods = await release(deps, cs, active, selects);
+    // The steps below each walk every owned pod: a turn of the event loop between them (shared/reconcile/yield.ts).
+    await yieldToLoop();
     const revisions = await syncRevisions(deps.rest, cs, ownedRevisions(cs, deps.revisions, selects));
     const nowMs = deps.clock.now();
     if (pods.some((p) => deps.rvExpectations.isStale(p.metadata?.uid, p.metadata?.resourceVersion))) return { requeueAfterMs: 1000 };
@@ -101,6 +104,7 @@ export function cloneSetReconciler(deps: ReconcileDeps): ReconcileFn {
       syncError ??= scaled.error;
     }
 
+    await yieldToLoop();
     const status = computeStatus({ cs, pods, updateRevision: revisions.update.metadata.name, currentRevision: revisions.current.metadata.name,
       collisionCount: revisions.collisionCount, failures, nowMs });
     await writeStatus(deps.rest, cs, status);

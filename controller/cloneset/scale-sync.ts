@@ -4,7 +4,7 @@
 // upstream's events. Resolves whether anything changed.
 import { CloneSetInstanceIdLabel } from '../../shared/api/cloneset.js';
 import type { Pod } from '../../shared/api/meta.js';
-import { newInstanceIds } from '../../shared/domain/cloneset/names.js';
+import { instanceIdSource } from '../../shared/domain/cloneset/names.js';
 import { newPod } from '../../shared/domain/cloneset/new-pod.js';
 import { forEachLimit } from '../../shared/concurrency.js';
 import { planScale, type ScalePlan } from '../../shared/domain/cloneset/scale.js';
@@ -12,7 +12,7 @@ import { reusableIds } from '../../shared/domain/cloneset/volume-claims.js';
 import { resources } from '../../shared/kube/resources.js';
 import { isNotFound } from '../../shared/kube/rest.js';
 import { createClaims, deleteClaimsOf } from './claim-sync.js';
-import { subject, type Round } from './context.js';
+import { requeueAfter, subject, type Round } from './context.js';
 import { writeLifecycle } from './lifecycle-write.js';
 
 export async function syncScale(round: Round, allOwned: readonly Pod[]): Promise<{ changed: boolean; error?: Error }> {
@@ -23,14 +23,23 @@ export async function syncScale(round: Round, allOwned: readonly Pod[]): Promise
   });
   if (plan.kind === 'create') {
     if (plan.limited) deps.events.event(subject(cs), 'Warning', 'ScaleUpLimited', `scaleUp is limited because of scaleStrategy.maxUnavailable, limit: ${plan.fromCurrent + plan.fromUpdate}`);
-    const total = plan.fromCurrent + plan.fromUpdate;
+    // One round sends at most MAX_CREATES_PER_ROUND; the next round (requeued below, or woken by the pods' events)
+    // recomputes the diff and sends the rest. Current-revision pods first, as upstream's sorted split does.
+    const total = Math.min(plan.fromCurrent + plan.fromUpdate, MAX_CREATES_PER_ROUND);
     if (total === 0) return { changed: false };
-    // Ids of PVCs whose pod is gone first (§2.5), then fresh ones unlike any owned pod's or PVC's.
-    const reused = reusableIds(round.pods, round.claims).slice(0, total);
+    const fromCurrent = Math.min(plan.fromCurrent, total);
+    // Ids of PVCs whose pod is gone first (§2.5), then fresh ones unlike any owned pod's or PVC's; drawn per batch.
     const taken = new Set([...allOwned, ...round.claims].map((o) => o.metadata?.labels?.[CloneSetInstanceIdLabel]).filter((x): x is string => !!x));
-    const ids = [...reused, ...newInstanceIds(total - reused.length, taken, deps.random)].sort();
-    const pods = ids.map((id, i) => newPod(cs, i < plan.fromCurrent ? revisions.current : revisions.update, id, round.nowMs));
-    const error = await createSlowStart(round, pods);
+    const nextIds = instanceIdSource(reusableIds(round.pods, round.claims), taken, deps.random);
+    let built = 0;
+    const nextPods = (n: number) => nextIds(n).map((id) => newPod(cs, built++ < fromCurrent ? revisions.current : revisions.update, id, round.nowMs));
+    let error: Error | undefined;
+    try {
+      error = await createSlowStart(round, total, nextPods);
+    } catch (err) {
+      error = err as Error; // InstanceIdsExhaustedError: a FailedScale condition saying why, never a loop
+    }
+    if (!error && total < plan.fromCurrent + plan.fromUpdate) requeueAfter(round, CAPPED_ROUND_REQUEUE_MS);
     return { changed: true, ...(error ? { error } : {}) };
   }
   if (plan.kind === 'delete') return deletePods(round, plan);
@@ -48,6 +57,14 @@ export async function syncScale(round: Round, allOwned: readonly Pod[]): Promise
  * TLS connection, each through the admission webhooks) starved the controller's own lease renewals on a loaded machine.
  */
 export const CREATES_IN_FLIGHT = 32;
+
+/**
+ * Pod creations one reconcile round sends at most (upstream: the whole scale-up diff). A `replicas: 1000000` typo
+ * then costs one round's worth of ids, pod objects and requests, not a million of each at once.
+ */
+export const MAX_CREATES_PER_ROUND = 500;
+/** A capped round that created everything it sent comes back this soon for the rest (pod events usually come first). */
+const CAPPED_ROUND_REQUEUE_MS = 1000;
 
 /** Hooked pods move to PreparingDelete (markPodNotReady holds them not-ready first); the others go with their PVCs. */
 async function deletePods(round: Round, plan: Extract<ScalePlan, { kind: 'delete' }>): Promise<{ changed: boolean; error?: Error }> {
@@ -82,12 +99,16 @@ async function deletePods(round: Round, plan: Extract<ScalePlan, { kind: 'delete
   return { changed };
 }
 
-async function createSlowStart(round: Round, pods: Pod[]): Promise<Error | undefined> {
+/**
+ * Slow-start batches of 1, 2, 4, … pods, each built only when its batch is sent (`nextPods(n)`), stopping after a
+ * batch with a failure: a create that keeps failing (a quota) costs one pod object and one request.
+ */
+async function createSlowStart(round: Round, count: number, nextPods: (n: number) => Pod[]): Promise<Error | undefined> {
   const { deps, cs } = round;
   const existing = new Set(round.claims.map((c) => c.metadata?.name ?? ''));
   let next = 0;
-  for (let batch = 1; next < pods.length; batch *= 2) {
-    const chunk = pods.slice(next, next + batch);
+  for (let batch = 1; next < count; batch *= 2) {
+    const chunk = nextPods(Math.min(batch, count - next));
     next += chunk.length;
     let failed: Error | undefined;
     await forEachLimit(chunk, CREATES_IN_FLIGHT, async (pod) => {
@@ -109,7 +130,7 @@ async function createSlowStart(round: Round, pods: Pod[]): Promise<Error | undef
       }
     });
     if (failed) {
-      // The pods of later batches were never sent: nothing to expect for them.
+      // Later batches were never built nor sent: nothing to expect for them.
       return failed;
     }
   }

@@ -10,7 +10,7 @@ import { fakeDeps } from '../testing/deps.js';
 import { FakeCluster, RecordingQueue } from '../testing/fake-cluster.js';
 import { imagePullJobController, makeImagePullJobController, NODEIMAGE_EVENT_DELAY_MS, type ImagePullJobControllerOptions } from './controller.js';
 import { recordingInformers } from './recording-informers.js';
-import { SOURCE_RESYNC_MS } from './secret-sources.js';
+import { SOURCE_READ_SPACING_MS, SOURCE_RESYNC_MS } from './secret-sources.js';
 import { PROGRESS_WRITE_INTERVAL_MS } from './status-pacing.js';
 
 const NODES = ['n1', 'n2', 'n3'];
@@ -188,6 +188,7 @@ test('an edited source Secret reaches its copy at the resync, though no cache wa
   w.cluster.seed<V1Secret>(resources.secrets, { ...src, data: { k: 'djI=' } });
   assert.equal(w.queue.pending.size, 0, 'the edit itself wakes nothing (sources are not watched)');
   w.queue.delayed.delete('ns/j');
+  await w.clock.advance(SOURCE_RESYNC_MS);
   w.queue.add('ns/j');
   await w.run();
   assert.deepEqual((await daemonCopies(w.cluster)).map((c) => c.data), [{ k: 'djI=' }]);
@@ -199,6 +200,7 @@ test('a source that cannot be read is an error, not a missing source: its copy s
   await w.run();
   const find = w.cluster.rest.find;
   w.cluster.rest.find = async (r, o) => { if (r.plural === 'secrets') throw new Error('GET secrets: no answer within 30000 ms'); return find(r, o); };
+  await w.clock.advance(SOURCE_RESYNC_MS);
   w.queue.add('ns/j');
   await assert.rejects(w.run(), /no answer/);
   assert.equal((await daemonCopies(w.cluster)).length, 1);
@@ -242,3 +244,22 @@ for (const tagLevel of [true, false]) {
     assert.deepEqual([...w.queue.delayed.keys()].sort(), tagLevel ? ['ns/j'] : ['ns/j', 'ns/k']);
   });
 }
+
+test('sources are read once per reconcile, and a job costs at most one source GET a second however often it reconciles (review N-M3)', async () => {
+  const n = 64;
+  const names = Array.from({ length: n }, (_, i) => `reg-${i}`);
+  const w = world({ parallelism: 3, selector: { names: NODES }, pullSecrets: names });
+  for (const name of names) w.cluster.seed<V1Secret>(resources.secrets, { apiVersion: 'v1', kind: 'Secret', metadata: { name, namespace: 'ns' }, data: { k: 'djE=' } });
+  const secretGets = () => w.cluster.calls.filter((c) => c.method === 'GET' && c.plural === 'secrets').length;
+  await w.run();
+  assert.equal(secretGets(), n, 'the first round: one GET per source');
+  // Node progress wakes the job every second: its sources are not read again for n seconds.
+  for (const node of ['n1', 'n2']) { w.report(node, 'Succeeded'); await w.drainEvents(); await w.run(); }
+  assert.equal(secretGets(), n);
+  assert.equal(w.queue.delayed.get('ns/j') ?? Infinity, Math.max(SOURCE_RESYNC_MS, n * SOURCE_READ_SPACING_MS), 'the resync of a job with many sources is spaced out');
+  await w.clock.advance(n * SOURCE_READ_SPACING_MS);
+  w.queue.delayed.delete('ns/j');
+  w.queue.add('ns/j');
+  await w.run();
+  assert.equal(secretGets(), 2 * n, 'read again once the interval is over');
+});

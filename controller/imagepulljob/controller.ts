@@ -13,12 +13,13 @@ import { freshView } from '../../shared/kube/fresh-view.js';
 import { metaTime, parseMetaTime } from '../../shared/kube/meta-time.js';
 import { objectKey } from '../../shared/kube/keys.js';
 import { resources, withTypeMeta } from '../../shared/kube/resources.js';
+import { yieldToLoop } from '../../shared/reconcile/yield.js';
 import { TerminalError, type ReconcileContext, type ReconcileFn, type Result } from '../../shared/reconcile/types.js';
 import type { Controller, ControllerDeps, Enqueue } from '../types.js';
 import { computeStatus, parallelismOf } from './job-status.js';
 import { OwnerIndex } from './owner-index.js';
 import { planSecrets } from './secret-copies.js';
-import { readSources, withSourceResync } from './secret-sources.js';
+import { sourceReader, withSourceResync } from './secret-sources.js';
 import { progressWriteDelay } from './status-pacing.js';
 import { withJobTag, withoutJobTags } from './tag-edit.js';
 import { alignTag, tagPullPolicy } from './tag-policy.js';
@@ -100,12 +101,14 @@ export const imagePullJobController: Controller & { setup(deps: ControllerDeps, 
     pods.onChange((pod) => { for (const key of jobsForPod(watchState, pod)) queue.add(key); });
     copies.onChange((s) => { for (const key of jobsForSecret(watchState, s, config.daemonConfigNamespace)) queue.add(key); });
 
+    const sources = sourceReader(rest, () => clock.now());
     /** A finished job only releases its copies, so its sources are not read. */
     const secretPlan = async (job: ImagePullJob, finished: boolean) => {
-      const sources = finished ? new Map<string, V1Secret>() : await readSources(rest, job);
+      if (finished) sources.forget(objectKey(job));
+      const read = finished ? new Map<string, V1Secret>() : await sources.read(objectKey(job), job);
       return planSecrets({
         job, finished, daemonNamespace: config.daemonConfigNamespace,
-        source: (name) => sources.get(name),
+        source: (name) => read.get(name),
         copies: copies.list().filter((s) => s.metadata?.namespace === config.daemonConfigNamespace),
       });
     };
@@ -123,7 +126,7 @@ export const imagePullJobController: Controller & { setup(deps: ControllerDeps, 
 
     const reconcile = async (key: string, { log }: ReconcileContext): Promise<Result | void> => {
       const job = jobs.get(key);
-      if (!job) { lastTargets.delete(key); lastStatusWrite.delete(key); return; }
+      if (!job) { lastTargets.delete(key); lastStatusWrite.delete(key); sources.forget(key); return; }
       const uid = job.metadata?.uid ?? '';
       if (job.metadata?.deletionTimestamp) {
         if (!job.metadata.finalizers?.includes(Finalizer)) return;
@@ -153,6 +156,8 @@ export const imagePullJobController: Controller & { setup(deps: ControllerDeps, 
         if (err instanceof ImageReferenceError || err instanceof LabelSelectorError) throw new TerminalError(`invalid ImagePullJob: ${err.message}`, { cause: err });
         throw err;
       }
+      // Targets, the status and the tag writes each walk every targeted NodeImage: a turn of the loop between them.
+      await yieldToLoop();
       let current = job;
       if (!job.metadata?.finalizers?.includes(Finalizer)) {
         await setFinalizers(job, [...(job.metadata?.finalizers ?? []), Finalizer]);
@@ -174,6 +179,7 @@ export const imagePullJobController: Controller & { setup(deps: ControllerDeps, 
       const random = Math.random;
       const align = (t: Parameters<typeof alignTag>[0]) => alignTag(t, current, policy, random);
       const result = computeStatus({ job: current, image, targets, secrets: plan.refs, drifted: (t) => align(t) !== undefined, now, nowTime });
+      await yieldToLoop();
       if (!result.status.completionTime) {
         const targetNames = lastTargets.get(key)!;
         const withdraw = (name: string) => (ni: NodeImage) => withoutJobTags(ni, uid, targetNames.has(name) ? image : undefined);

@@ -6,6 +6,7 @@ import type { V1Namespace } from '@kubernetes/client-node';
 import type { ResourceDistribution, ResourceDistributionStatus } from '../../shared/api/resource-distribution.js';
 import { LabelSelectorError } from '../../shared/domain/label-selector.js';
 import { resources, type Resource } from '../../shared/kube/resources.js';
+import { yieldToLoop } from '../../shared/reconcile/yield.js';
 import type { KubeRest } from '../../shared/kube/rest.js';
 import { TerminalError } from '../../shared/reconcile/types.js';
 import type { Controller } from '../types.js';
@@ -91,6 +92,8 @@ export const resourceDistributionController: Controller = {
         if (err instanceof LabelSelectorError) throw new TerminalError(`spec.targets.namespaceLabelSelector: ${err.message}`);
         throw err;
       }
+      // Each step below walks every target namespace: a turn of the loop between them (shared/reconcile/yield.ts).
+      await yieldToLoop();
       const cache = copies[resource.kind];
       const hash = resourceHash(rd.spec?.resource);
       const memoKey = (n: string) => `${resource.kind}/${n}/${resource.name}`;
@@ -103,6 +106,7 @@ export const resourceDistributionController: Controller = {
           return wrote === 'deleted' ? 'deleted' : wrote === hash ? 'written' : undefined;
         },
       });
+      await yieldToLoop();
       const now = new Date(clock.now());
       const outcome = await executePlan(plan, {
         rd, resource, hash, now, api: apis[resource.kind], concurrency: WRITE_CONCURRENCY,

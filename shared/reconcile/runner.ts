@@ -11,6 +11,7 @@ import { realClock, type Clock } from '../clock.js';
 import { reconcileMetrics, workqueueMetrics, type ReconcileMetrics, type ReconcileOutcome } from './metrics.js';
 import type { WorkQueue } from './queue.js';
 import { isTerminalError, type ReconcileFn } from './types.js';
+import { yieldToLoop } from './yield.js';
 
 export interface RunReconcilerOptions {
   /** Controller name: the `controller` log field and metrics label. */
@@ -63,6 +64,10 @@ export async function runReconciler(opts: RunReconcilerOptions): Promise<void> {
 
 async function worker(opts: RunReconcilerOptions, log: Logger, metrics: ReconcileMetrics | undefined): Promise<void> {
   for (;;) {
+    // A reconcile that needs no I/O resolves in microtasks, and so does get() while keys are queued: without this
+    // turn of the loop, a backlog of such keys would run back to back as one macrotask, holding timers (lease,
+    // health, metrics) and informer events for as long as the backlog lasts.
+    await yieldToLoop();
     const item = await opts.queue.get();
     if (item.shutdown) return;
     metrics?.active(1);

@@ -1,5 +1,6 @@
 // /validate-apps-kruise-io-v1alpha1-cloneset (spec/cloneset.md §4): field errors → 422 with the ErrorList aggregate.
-// The pods newly named in podsToDelete are read first (one GET each, as upstream), then the pure validator runs.
+// The pods newly named in podsToDelete are read first (one GET each; bounded, pods-to-delete.ts), then the pure
+// validator runs.
 import type { CloneSet } from '../../shared/api/cloneset.js';
 import type { Pod } from '../../shared/api/meta.js';
 import type { Violation } from '../../shared/errors.js';
@@ -8,10 +9,13 @@ import { allowed } from '../admission/response.js';
 import type { WebhookRoute } from '../admission/route.js';
 import { CloneSetDecoder } from '../admission/decode-object.js';
 import { decodeRequestObjects, fromViolations, isCreateOrUpdate, requestObject, requestOldObject } from './common.js';
+import { readPods, tooManyNewNames, type PodReadOptions } from './pods-to-delete.js';
 
 export function validateCloneSetRoute(deps: {
   validate: (cs: CloneSet, old: CloneSet | undefined, ctx: CloneSetValidationContext) => Violation[];
   fetchPod: (namespace: string, name: string) => Promise<Pod | undefined>;
+  /** Concurrency and deadline of the pod reads (tests shorten them). */
+  podReads?: PodReadOptions;
 }): WebhookRoute {
   return {
     path: '/validate-apps-kruise-io-v1alpha1-cloneset',
@@ -25,8 +29,9 @@ export function validateCloneSetRoute(deps: {
       const before = new Set(old?.spec?.scaleStrategy?.podsToDelete ?? []);
       const ns = cs.metadata?.namespace ?? req.namespace ?? '';
       const names = [...new Set(cs.spec?.scaleStrategy?.podsToDelete ?? [])].filter((n) => !before.has(n));
-      const found = new Map<string, Pod | undefined>();
-      for (const n of names) found.set(n, await deps.fetchPod(ns, n));
+      const tooMany = tooManyNewNames(names.length);
+      if (tooMany.length) return fromViolations(tooMany, 422);
+      const found = await readPods(deps.fetchPod, ns, names, deps.podReads);
       const withNs = ns && !cs.metadata?.namespace ? { ...cs, metadata: { ...cs.metadata, namespace: ns } } : cs;
       return fromViolations(deps.validate(withNs, old, { getPod: (_ns, n) => found.get(n) }), 422);
     },

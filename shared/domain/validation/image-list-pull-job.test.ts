@@ -61,3 +61,10 @@ describe('validateImageListPullJob: each rule and its message, in upstream order
     assert.equal(formatViolations(validateImageListPullJob(job({ images: ['a', 'a'] }))), 'spec.images: Duplicate value: "a": images cannot have duplicate values');
   });
 });
+
+describe('validateImageListPullJob: the children\'s pullSecrets cap (kruise-ts, review N-M3)', () => {
+  it('65 pull secrets are refused as on an ImagePullJob', () => {
+    const pullSecrets = Array.from({ length: 65 }, (_, i) => `s${i}`);
+    assert.equal(formatViolations(validateImageListPullJob(job({ pullSecrets }))), 'spec.pullSecrets: Too many: 65: must have at most 64 items');
+  });
+});

@@ -1,11 +1,12 @@
 // ImageListPullJob admission (spec/openkruise-v1.9.md §6): defaulting, then validation. As upstream, validation
 // stops at the first problem (400) and returns at most one Violation whose `detail` is upstream's message. Unlike
 // ImagePullJob: no finalizer, no imagePullPolicy default (the children get theirs from the ImagePullJob webhook),
-// no deadline-vs-timeout, parallelism or pullSecrets rule. Both versions behave alike.
+// no deadline-vs-timeout, parallelism or pullSecrets rule (but kruise-ts's pullSecrets cap). Both versions behave alike.
 import type { ImageListPullJob } from '../../api/image-list-pull-job.js';
 import { DefaultImagePullBackoffLimit, DefaultImagePullTimeoutSeconds } from '../../api/node-image.js';
 import type { Violation } from '../../errors.js';
 import { parseImageReference } from '../image-ref.js';
+import { tooManyPullSecrets } from './image-pull-job.js';
 import { validateJobSelectors } from './job-selectors.js';
 
 export const MaxImagesPerImageListPullJob = 255;
@@ -24,6 +25,9 @@ export function defaultImageListPullJob(obj: ImageListPullJob): ImageListPullJob
 
 export function validateImageListPullJob(obj: ImageListPullJob): Violation[] {
   const spec = obj.spec ?? { images: [], completionPolicy: {} };
+  // Each child ImagePullJob carries this list and would be refused by its own webhook (kruise-ts's cap).
+  const tooMany = tooManyPullSecrets(spec.pullSecrets);
+  if (tooMany.length > 0) return tooMany;
   const selectors = validateJobSelectors(spec);
   if (selectors.length) return selectors;
   const images = spec.images ?? [];

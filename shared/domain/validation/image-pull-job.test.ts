@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import yaml from 'js-yaml';
 import type { ImagePullJob, ImagePullJobSpec } from '../../api/image-pull-job.js';
-import { defaultImagePullJob, imagePullJobDenialCode, validateImagePullJob } from './image-pull-job.js';
+import { formatViolations } from '../../errors.js';
+import { defaultImagePullJob, imagePullJobDenialCode, MaxPullSecretsPerJob, validateImagePullJob } from './image-pull-job.js';
 
 const job = (spec: Partial<ImagePullJobSpec> = {}): ImagePullJob =>
   defaultImagePullJob({ metadata: { name: 'j', namespace: 'default' }, spec: { image: 'nginx:latest', completionPolicy: {}, ...spec } });
@@ -141,5 +142,14 @@ describe('the ImagePullJob example', () => {
   it('10-imagepulljob.yaml validates after defaulting', () => {
     const doc = yaml.load(readFileSync(new URL('../../../e2e/cluster/examples/10-imagepulljob.yaml', import.meta.url), 'utf8')) as ImagePullJob;
     assert.deepEqual(validateImagePullJob(defaultImagePullJob(doc), undefined), []);
+  });
+});
+
+describe('validateImagePullJob: pullSecrets capped at MaxPullSecretsPerJob (kruise-ts, review N-M3)', () => {
+  const names = (n: number) => Array.from({ length: n }, (_, i) => `s${i}`);
+  it('64 pass; 65 are refused with apimachinery\'s TooMany message', () => {
+    assert.deepEqual(validateImagePullJob(job({ pullSecrets: names(MaxPullSecretsPerJob) }), undefined), []);
+    assert.equal(formatViolations(validateImagePullJob(job({ pullSecrets: names(65) }), undefined)), 'spec.pullSecrets: Too many: 65: must have at most 64 items');
+    assert.equal(formatViolations(validateImagePullJob(job({ pullSecrets: names(10_000) }), undefined)), 'spec.pullSecrets: Too many: 10000: must have at most 64 items');
   });
 });

@@ -33,6 +33,19 @@ export function defaultImagePullJob(obj: ImagePullJob, operation: 'CREATE' | 'UP
   return out;
 }
 
+/**
+ * kruise-ts's bound on spec.pullSecrets (upstream has none; docs/compatibility.md): the controller reads every listed
+ * Secret when the job reconciles, so an uncapped list turned one object into thousands of GETs a minute (review N-M3).
+ * Real jobs list a handful.
+ */
+export const MaxPullSecretsPerJob = 64;
+
+/** apimachinery's field.TooMany: `<field>: Too many: <n>: must have at most <max> items`. */
+export function tooManyPullSecrets(pullSecrets: readonly unknown[] | undefined): Violation[] {
+  const n = pullSecrets?.length ?? 0;
+  return n > MaxPullSecretsPerJob ? [{ field: 'spec.pullSecrets', type: 'Too many', value: n, detail: `must have at most ${MaxPullSecretsPerJob} items` }] : [];
+}
+
 const invalid = (field: string, value: unknown, detail: string): Violation[] => [{ field, type: 'Invalid value', value, detail }];
 
 export function validateImagePullJob(obj: ImagePullJob, old: ImagePullJob | undefined): Violation[] {
@@ -41,6 +54,8 @@ export function validateImagePullJob(obj: ImagePullJob, old: ImagePullJob | unde
   if (old && !sameList(spec.pullSecrets, old.spec?.pullSecrets)) {
     return [{ field: 'spec.pullSecrets', type: 'Forbidden', detail: 'spec.pullSecrets is immutable' }];
   }
+  const tooMany = tooManyPullSecrets(spec.pullSecrets);
+  if (tooMany.length > 0) return tooMany;
   const selectors = validateJobSelectors(spec);
   if (selectors.length > 0) return selectors;
   if (!spec.image) return [{ field: 'spec.image', type: 'Required value', detail: 'image can not be empty' }];
