@@ -52,6 +52,8 @@ const allGates: Record<FeatureGate, boolean> = {
   SidecarSetPatchPodMetadataDefaultsAllowed: false,
   EnableSortSidecarContainerByName: false,
   PreDownloadImageForInPlaceUpdate: false,
+  // Kubernetes' gate as the kruise manager has it by default (alpha in 1.32, off).
+  ImageVolume: false,
 };
 
 /** A cache that only grows, telling listeners (the gatherers memoise their sorted view) about each addition. */
