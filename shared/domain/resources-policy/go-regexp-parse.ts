@@ -2,6 +2,7 @@
 // refuses with Go's error code and offending text. Used for targetContainersNameRegex; go-regexp.ts matches the tree.
 
 import { folded, inRanges, MAX_CP, PERL_CLASSES, POSIX_CLASSES, SIMPLE_ESCAPES, type Range } from './go-regexp-classes.js';
+import { unicodeClass } from './go-regexp-unicode.js';
 
 export type CodePointTest = (cp: number) => boolean;
 
@@ -218,15 +219,11 @@ export class Parser {
     } else if (name === '') throw new RegexpSyntaxError('invalid character class range', this.text(start));
     else this.pos++;
     const negate = (c === 'P') !== name.startsWith('^');
-    const bare = name.replace(/^\^/, '');
-    let re: RegExp;
-    try {
-      re = bare === 'Any' ? /[\s\S]/u : new RegExp(`^\\p{${bare}}$`, 'u');
-    } catch {
-      throw new RegexpSyntaxError('invalid character class range', this.text(start));
-    }
-    const test = (cp: number) => re.test(String.fromCodePoint(cp)) !== negate;
-    return f.i ? folded(test) : test;
+    const member = unicodeClass(name.replace(/^\^/, ''));
+    if (!member) throw new RegexpSyntaxError('invalid character class range', this.text(start));
+    // As Go: case folding widens the class first (table plus fold orbit), negation applies to the widened class.
+    const widened = f.i ? folded(member) : member;
+    return negate ? (cp) => !widened(cp) : widened;
   }
 
   /** The code point of a literal escape at pos (`\n`, `\x41`, `\x{263a}`, `\012`, `\.`), consumed. */
