@@ -130,3 +130,29 @@ test('a SidecarSet whose targetContainersNameRegex uses Unicode classes is admit
   for (const ok of ['^\\p{Greek}+$', '\\p{Han}', '\\p{^Latin}', '\\P{Latin}', '^\\pL+$', '\\p{L}', '[\\p{Greek}\\d]+', '^app-\\p{Nd}+$']) assert.deepEqual(problems(ok), [], ok);
   assert.deepEqual(problems('\\p{Foo}'), ['spec[0].resourcesPolicy.targetContainersNameRegex: Invalid value: invalid regex pattern: error parsing regexp: invalid character class range: `\\p{Foo}`']);
 });
+
+// Under (?i) Go matches whole fold orbits (unicode.SimpleFold), widening a class before negating it. Each row was
+// checked against Go 1.23.9's regexp.MatchString.
+describe('(?i) folds by orbits, as Go does', () => {
+  const cases: [string, string[], string[]][] = [
+    ['(?i)^k$', ['k', 'K', '\u212a'], ['x']],
+    ['(?i)^[a-z]$', ['\u017f', '\u212a', 'Q'], ['\u0131', '1']],
+    ['(?i)^[ſ]$', ['s', 'S', '\u017f'], ['t']],
+    ['(?i)^\\W$', ['-', '\u0131'], ['\u017f', '\u212a', 'a']],
+    ['(?i)^[[:^lower:]]$', ['1', '-'], ['k', 'K', '\u212a', '\u017f']],
+    ['(?i)^ı$', ['\u0131'], ['I', 'i']],
+    ['(?i)^I$', ['I', 'i'], ['\u0131', '\u0130']],
+    ['(?i)^ß$', ['ß', '\u1e9e'], ['s']],
+    ['(?i)^µ$', ['µ', 'μ', 'Μ'], ['m']],
+    ['(?i)^\\p{Lu}$', ['ß', 'a', '\u01c5'], ['\u0131', '1']],
+    ['(?i)^\\p{Ll}$', ['\u0345', 'A'], ['1']],
+    ['(?i)^\\P{Lu}$', ['\u0131', '1'], ['ß', 'a']],
+    ['(?i)^[^\\p{Lu}]$', ['\u0131'], ['ß']],
+  ];
+  for (const [pattern, yes, no] of cases) {
+    test(pattern, () => {
+      for (const s of yes) assert.equal(search(pattern, s), true, `${pattern} should match U+${s.codePointAt(0)!.toString(16)}`);
+      for (const s of no) assert.equal(search(pattern, s), false, `${pattern} should not match U+${s.codePointAt(0)!.toString(16)}`);
+    });
+  }
+});

@@ -39,15 +39,17 @@ const SOURCES: Record<string, string> = { Any: '[\\s\\S]', C: '[\\p{Cc}\\p{Cf}\\
 const compiled = new Map<string, RegExp>();
 
 /**
- * The membership test of Go's Unicode class `name` (without `^`), or null where Go 1.23 reports "invalid character
- * class range". At most one RegExp per known name is ever built.
+ * The membership test of Go's Unicode class `name` (without `^`), widened to whole fold orbits under `(?i)` (Go adds
+ * unicode.FoldCategory / FoldScript; a `u`+`i` RegExp matches a code point whose simple case folding meets the set),
+ * or null where Go 1.23 reports "invalid character class range". At most two RegExps per known name are ever built.
  */
-export function unicodeClass(name: string): CodePointTest | null {
-  let re = compiled.get(name);
+export function unicodeClass(name: string, foldCase = false): CodePointTest | null {
+  const key = `${foldCase ? 'i' : ''}:${name}`;
+  let re = compiled.get(key);
   if (!re) {
     const source = SOURCES[name] ?? (CATEGORIES.has(name) ? `\\p{gc=${name}}` : SCRIPTS.has(name) ? `\\p{sc=${name}}` : undefined);
     if (source === undefined) return null;
-    compiled.set(name, (re = new RegExp(`^${source}$`, 'u')));
+    compiled.set(key, (re = new RegExp(`^${source}$`, foldCase ? 'iu' : 'u')));
   }
   const r = re;
   return (cp) => r.test(String.fromCodePoint(cp));
