@@ -22,6 +22,9 @@ const UPSTREAM_GATES: Record<string, readonly [boolean, Stage]> = {
   PodIndexLabel: [true, 'beta'], StatefulSetAutoResizePVCGate: [false, 'alpha'],
   ForceDeleteTimeoutExpectationGate: [false, 'alpha'], InPlaceWorkloadVerticalScaling: [false, 'alpha'],
   EnablePodProbeMarkerOnServerless: [false, 'alpha'],
+  // Kubernetes' own gate: kruise's --feature-gates is component-base's global gate set, where Kubernetes 1.32
+  // registers its gates too; this one decides whether the defaulter fills an image volume's pullPolicy.
+  ImageVolume: [false, 'alpha'],
 };
 
 /** The gates kruise-ts consults; their defaults follow the OpenKruise Helm chart (which turns ImagePullJobGate on). */
@@ -33,6 +36,7 @@ export const GATE_DEFAULTS = {
   SidecarSetPatchPodMetadataDefaultsAllowed: false,
   EnableSortSidecarContainerByName: false,
   PreDownloadImageForInPlaceUpdate: false,
+  ImageVolume: false,
 } as const;
 export type FeatureGate = keyof typeof GATE_DEFAULTS;
 

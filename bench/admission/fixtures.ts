@@ -124,7 +124,7 @@ export function routeDeps(now: () => Date): RouteDeps {
       },
       { fetchPod: async () => undefined, fetchNode: async () => undefined },
     ),
-    gates: { PodWebhook: true, KruiseDaemon: true, ImagePullJobGate: true, ResourceDistributionGate: false, SidecarSetPatchPodMetadataDefaultsAllowed: false, EnableSortSidecarContainerByName: false, PreDownloadImageForInPlaceUpdate: false },
+    gates: { PodWebhook: true, KruiseDaemon: true, ImagePullJobGate: true, ResourceDistributionGate: false, SidecarSetPatchPodMetadataDefaultsAllowed: false, EnableSortSidecarContainerByName: false, PreDownloadImageForInPlaceUpdate: false, ImageVolume: false },
     now,
     random: Math.random,
   };

@@ -1,4 +1,4 @@
-// Go struct layouts of k8s.io/api v0.30.10 core/v1 (the version OpenKruise v1.8.4 builds against), as a go-json
+// Go struct layouts of k8s.io/api v0.32.10 core/v1 (the version OpenKruise v1.9.0 builds against), as a go-json
 // schema: JSON names in Go declaration order, Go types, omitempty flags. Embedded structs (Probe's ProbeHandler) are
 // flattened in place, as encoding/json does. Listed mechanically from the Go types via reflection; do not reorder.
 import type { GoSchema } from './go-json.js';
@@ -59,6 +59,7 @@ export const coreV1ContainerSchema: GoSchema = {
   ],
   ResourceClaim: [
     ['name', 'string', A],
+    ['request', 'string', O],
   ],
   ResourceRequirements: [
     ['limits', 'map[string]Quantity', O],

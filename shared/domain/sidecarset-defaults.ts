@@ -6,7 +6,7 @@ import { GoJsonTypeError, goNormalize } from './go-json.js';
 import { defaultImagePullPolicy } from './image-ref.js';
 import { canonicalQuantity } from './quantity.js';
 import { sidecarContainerSchema, sidecarSetHash, sidecarSetHashWithoutImage } from './sidecarset-hash.js';
-import { defaultVolume } from './volume-defaults.js';
+import { defaultVolume, type VolumeDefaultOptions } from './volume-defaults.js';
 
 type Json = Record<string, any>;
 
@@ -16,11 +16,12 @@ type Json = Record<string, any>;
  *
  * Containers and init containers come back as a Go decode/encode round trip would leave them: upstream decodes the
  * request into typed Go structs and patches with the re-marshalled object, so fields unknown to corev1.Container
- * (k8s 1.30) or kruise's SidecarContainer vanish, zero values under omitempty disappear and `resources`,
+ * (k8s 1.32) or kruise's SidecarContainer vanish, zero values under omitempty disappear and `resources`,
  * `upgradeStrategy`, `shareVolumePolicy` are always present. Volumes keep unknown fields (see volume-defaults.ts).
- * Throws GoJsonTypeError / QuantityParseError where Go's decoder would reject the object.
+ * Throws GoJsonTypeError / QuantityParseError where Go's decoder would reject the object. `opts` carries the
+ * Kubernetes feature gates the volume defaults depend on (volume-defaults.ts).
  */
-export function defaultSidecarSet(s: SidecarSet): SidecarSet {
+export function defaultSidecarSet(s: SidecarSet, opts: VolumeDefaultOptions = {}): SidecarSet {
   const out = structuredClone(s) as SidecarSet;
   const spec: SidecarSetSpec = (out.spec ??= {});
 
@@ -31,7 +32,7 @@ export function defaultSidecarSet(s: SidecarSet): SidecarSet {
 
   if (list(spec, 'initContainers')) spec.initContainers = spec.initContainers!.map((c) => defaultSidecarContainer(c, 'AfterAppContainer'));
   if (list(spec, 'containers')) spec.containers = spec.containers!.map((c) => defaultSidecarContainer(c, 'BeforeAppContainer'));
-  if (list(spec, 'volumes')) spec.volumes = spec.volumes!.map((v) => defaultVolume(v as Json) as typeof v);
+  if (list(spec, 'volumes')) spec.volumes = spec.volumes!.map((v) => defaultVolume(v as Json, opts) as typeof v);
   spec.revisionHistoryLimit ??= 10;
   if (list(spec, 'patchPodMetadata')) {
     // A null entry decodes to a zero struct in Go, which then gets the default too.

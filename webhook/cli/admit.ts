@@ -1,10 +1,9 @@
 // Offline admission: runs documents through the SAME route handlers the HTTPS webhook serves (handlers/index.ts),
 // with caches filled from the input instead of informers. Only the transport differs.
 import { randomUUID } from 'node:crypto';
-import type { KubernetesObject, V1ConfigMap, V1ControllerRevision, V1Namespace, V1Node } from '@kubernetes/client-node';
+import type { KubernetesObject, V1ConfigMap, V1ControllerRevision, V1Node } from '@kubernetes/client-node';
 import fjp from 'fast-json-patch';
 import type { SidecarSet } from '../../shared/api/sidecarset.js';
-import { internalSidecarSet } from '../../shared/domain/conversion/sidecarset.js';
 import type { AdmissionRequest } from '../admission/review.js';
 import type { AdmissionResult } from '../admission/response.js';
 import type { WebhookRoute } from '../admission/route.js';
@@ -13,6 +12,7 @@ import { admissionCaches, staticCache } from '../caches.js';
 import type { Cache } from '../../shared/kube/informer.js';
 import { makeRoutes } from '../handlers/index.js';
 import type { FeatureGate } from '../../shared/config.js';
+import { clusterNamespaces, sidecarSetAsCached } from './cluster-view.js';
 import type { KubeDocument } from './documents.js';
 
 /** Which webhooks a CREATE of each kind passes through, mutating first, as the apiserver orders them. */
@@ -52,6 +52,8 @@ const allGates: Record<FeatureGate, boolean> = {
   SidecarSetPatchPodMetadataDefaultsAllowed: false,
   EnableSortSidecarContainerByName: false,
   PreDownloadImageForInPlaceUpdate: false,
+  // Kubernetes' gate as the kruise manager has it by default (alpha in 1.32, off).
+  ImageVolume: false,
 };
 
 /** A cache that only grows, telling listeners (the gatherers memoise their sorted view) about each addition. */
@@ -69,12 +71,12 @@ function growingCache<T extends KubernetesObject>(): { cache: Cache<T>; add(item
 }
 
 /**
- * Namespaces, Pods and Nodes found anywhere in the input are what the webhook's lookups see; SidecarSets accumulate
- * as they are admitted, like a cluster receiving the documents in order.
+ * Namespaces (as cluster-view.ts completes them), Pods and Nodes found anywhere in the input are what the webhook's
+ * lookups see; SidecarSets accumulate as they are admitted, like a cluster receiving the documents in order.
  */
 export function offlineAdmission(input: KubeDocument[], opts: { now?: () => Date; random?: () => number } = {}): OfflineAdmission {
   const sidecarSets = growingCache<SidecarSet & KubernetesObject>();
-  const namespaces = input.filter((d) => d.kind === 'Namespace') as V1Namespace[];
+  const namespaces = clusterNamespaces(input);
   const pods = input.filter((d) => d.kind === 'Pod');
   const nodes = input.filter((d) => d.kind === 'Node') as V1Node[];
   // The kruise namespace's ControllerRevisions and `kruise-configuration` ConfigMap, whatever namespace the input gives.
@@ -133,8 +135,14 @@ export function offlineAdmission(input: KubeDocument[], opts: { now?: () => Date
         object = fjp.applyPatch(object, ops, false, false).newDocument as KubeDocument;
       }
     }
-    // Later pods see it in the internal form, as the webhook's cache holds it (shared/kube/sidecarset-cache.ts).
-    if (doc.kind === 'SidecarSet') sidecarSets.add(internalSidecarSet(object as SidecarSet & KubernetesObject));
+    // Later documents see it as the webhook's cache would: stored as v1beta1, read back through the informer's form.
+    if (doc.kind === 'SidecarSet') {
+      try {
+        sidecarSets.add(sidecarSetAsCached(object as SidecarSet & KubernetesObject));
+      } catch (err) {
+        return { allowed: false, reason: `conversion to the storage version failed: ${(err as Error).message}` };
+      }
+    }
     return warning === undefined ? { allowed: true, object } : { allowed: true, object, warning };
   }
 

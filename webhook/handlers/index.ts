@@ -118,9 +118,9 @@ export function makeRoutes(deps: RouteDeps): WebhookRoute[] {
   const gates = deps.gates;
   return withV18Paths([
     afterSidecarSetsSync(deps, mutatePodRoute<InjectionContext>({ enabled: gates.PodWebhook, mutate: mutatePodOnCreate, context: (req) => podInjectionContext(deps, req) })),
-    mutateSidecarSetRoute({ defaults: defaultSidecarSet }),
+    mutateSidecarSetRoute({ defaults: (s) => defaultSidecarSet(s, { imageVolume: gates.ImageVolume }) }),
     afterSidecarSetsSync(deps, validateSidecarSetRoute<SidecarSetValidationContext>({ validate: (o: SidecarSet, old, ctx) => validateSidecarSet(o, old, ctx), context: (_req, view) => sidecarSetValidationContext(deps, view) })),
-    mutateCloneSetRoute({ defaults: defaultCloneSet }),
+    mutateCloneSetRoute({ defaults: (cs, old) => defaultCloneSet(cs, old, { imageVolume: gates.ImageVolume }) }),
     validateCloneSetRoute({ validate: validateCloneSet, fetchPod: deps.caches.fetchPod }),
     mutateContainerRecreateRequestRoute({ gates, mutate: mutateContainerRecreateRequest, fetchPod: deps.caches.fetchPod, fetchNode: deps.caches.fetchNode }),
     mutateImagePullJobRoute({ gates, defaults: defaultImagePullJob }),

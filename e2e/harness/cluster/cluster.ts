@@ -90,6 +90,9 @@ export async function startCluster(opts: {
       `--client-ca-file=${pki.ca}`, `--service-account-issuer=${server}`, `--service-account-key-file=${pki.saPub}`,
       `--service-account-signing-key-file=${pki.saKey}`, '--service-cluster-ip-range=10.96.0.0/24',
       '--authorization-mode=Node,RBAC', '--allow-privileged=true',
+      // Image volumes (beta, off by default in 1.34): without the gate the apiserver drops the `image` source of a pod a
+      // SidecarSet injects it into and refuses the volume (e2e/sidecarset-image-volume). Pods using them are only created.
+      '--feature-gates=ImageVolume=true',
       // A real kubelet (e2e/harness/node) authenticates the apiserver by client cert for logs/exec/port-forward.
       `--kubelet-client-certificate=${pki.admin.cert}`, `--kubelet-client-key=${pki.admin.key}`,
       '--enable-admission-plugins=NamespaceLifecycle,LimitRanger,ServiceAccount,DefaultStorageClass,MutatingAdmissionWebhook,ValidatingAdmissionWebhook,ResourceQuota,NodeRestriction',

@@ -18,11 +18,28 @@ export const SIMPLE_ESCAPES: Record<string, number> = { a: 7, f: 12, n: 10, r: 1
 
 export const inRanges = (ranges: readonly Range[], cp: number) => ranges.some(([lo, hi]) => cp >= lo && cp <= hi);
 
-/** Simple case variants of a code point (Go folds by Unicode's simple folding; these are the common ones). */
+/**
+ * Whether a and b fold together: JavaScript's `u`+`i` matching canonicalizes by Unicode simple case folding, whose
+ * equivalence classes are Go's fold orbits (unicode.SimpleFold), so a back-reference compares exactly that.
+ */
+const SAME_FOLD = /^([\s\S])\1$/iu;
+export const sameFold = (a: number, b: number): boolean => a === b || SAME_FOLD.test(String.fromCodePoint(a) + String.fromCodePoint(b));
+
+/**
+ * Case variants of a code point in its fold orbit: those upper/lower-casing reaches (one code point each), kept only
+ * when they truly fold together (so `ı` is not `I`). Rare orbit members casing cannot reach (U+212A from `k`, `ſ`
+ * from `s`) are missed.
+ */
 export function caseVariants(cp: number): number[] {
-  const ch = String.fromCodePoint(cp);
   const out = new Set([cp]);
-  for (const c of [ch.toLowerCase(), ch.toUpperCase()]) if ([...c].length === 1) out.add(c.codePointAt(0)!);
+  // A Set iterates over members added while iterating: `ſ` → `S` → `s`.
+  for (const c of out) {
+    const ch = String.fromCodePoint(c);
+    for (const v of [ch.toLowerCase(), ch.toUpperCase()]) {
+      const x = v.codePointAt(0)!;
+      if ([...v].length === 1 && !out.has(x) && sameFold(cp, x)) out.add(x);
+    }
+  }
   return [...out];
 }
 

@@ -1,7 +1,8 @@
 // Go regexp syntax (RE2 with Perl flags, as regexp.Compile reads it) parsed into a small tree, refusing what Go
 // refuses with Go's error code and offending text. Used for targetContainersNameRegex; go-regexp.ts matches the tree.
 
-import { folded, inRanges, MAX_CP, PERL_CLASSES, POSIX_CLASSES, SIMPLE_ESCAPES, type Range } from './go-regexp-classes.js';
+import { folded, inRanges, sameFold, MAX_CP, PERL_CLASSES, POSIX_CLASSES, SIMPLE_ESCAPES, type Range } from './go-regexp-classes.js';
+import { unicodeClass } from './go-regexp-unicode.js';
 
 export type CodePointTest = (cp: number) => boolean;
 
@@ -170,7 +171,7 @@ export class Parser {
     if (c === '.') return { t: 'char', test: f.s ? () => true : (x) => x !== 10 };
     if (c === '^') return { t: 'assert', kind: f.m ? 'beginLine' : 'beginText' };
     if (c === '$') return { t: 'assert', kind: f.m ? 'endLine' : 'endText' };
-    return f.i ? { t: 'char', test: folded((x) => x === cp) } : single(cp);
+    return f.i ? { t: 'char', test: (x) => sameFold(x, cp) } : single(cp);
   }
 
   private escape(f: Flags): Node {
@@ -186,7 +187,7 @@ export class Parser {
       const items: Node[] = [];
       while (this.pos < this.cps.length && !(this.peek() === '\\' && this.peek(1) === 'E')) {
         const cp = this.cps[this.pos++]!;
-        items.push(f.i ? { t: 'char', test: folded((x) => x === cp) } : single(cp));
+        items.push(f.i ? { t: 'char', test: (x) => sameFold(x, cp) } : single(cp));
       }
       if (this.pos < this.cps.length) this.pos += 2;
       return { t: 'cat', items };
@@ -195,7 +196,7 @@ export class Parser {
     if (test) return { t: 'char', test };
     this.pos = start;
     const cp = this.escapedCodePoint();
-    return f.i ? { t: 'char', test: folded((x) => x === cp) } : single(cp);
+    return f.i ? { t: 'char', test: (x) => sameFold(x, cp) } : single(cp);
   }
 
   /** `\d \s \w \D \S \W \pN \p{Name} \PN` at pos: consumes it and returns its test; anything else: null. */
@@ -204,8 +205,7 @@ export class Parser {
     const c = this.peek(1);
     if (c !== undefined && 'dswDSW'.includes(c)) {
       this.pos += 2;
-      const ranges = PERL_CLASSES[c.toLowerCase()]!;
-      return c === c.toLowerCase() ? (cp) => inRanges(ranges, cp) : (cp) => !inRanges(ranges, cp);
+      return group(PERL_CLASSES[c.toLowerCase()]!, c !== c.toLowerCase(), f);
     }
     if (c !== 'p' && c !== 'P') return null;
     this.pos += 2;
@@ -218,15 +218,10 @@ export class Parser {
     } else if (name === '') throw new RegexpSyntaxError('invalid character class range', this.text(start));
     else this.pos++;
     const negate = (c === 'P') !== name.startsWith('^');
-    const bare = name.replace(/^\^/, '');
-    let re: RegExp;
-    try {
-      re = bare === 'Any' ? /[\s\S]/u : new RegExp(`^\\p{${bare}}$`, 'u');
-    } catch {
-      throw new RegexpSyntaxError('invalid character class range', this.text(start));
-    }
-    const test = (cp: number) => re.test(String.fromCodePoint(cp)) !== negate;
-    return f.i ? folded(test) : test;
+    // As Go: case folding widens the class first (table plus fold orbits), negation applies to the widened class.
+    const member = unicodeClass(name.replace(/^\^/, ''), f.i);
+    if (!member) throw new RegexpSyntaxError('invalid character class range', this.text(start));
+    return negate ? (cp) => !member(cp) : member;
   }
 
   /** The code point of a literal escape at pos (`\n`, `\x41`, `\x{263a}`, `\012`, `\.`), consumed. */
@@ -284,7 +279,7 @@ export class Parser {
           const cls = POSIX_CLASSES[name.replace(/^\^/, '')];
           if (!cls) throw new RegexpSyntaxError('invalid character class', this.text(this.pos, this.pos + close + 2));
           this.pos += close + 2;
-          tests.push(name.startsWith('^') ? (cp) => !inRanges(cls, cp) : (cp) => inRanges(cls, cp));
+          tests.push(group(cls, name.startsWith('^'), f));
           continue;
         }
       }
@@ -305,7 +300,10 @@ export class Parser {
     }
     this.pos++;
     const plain = (cp: number) => inRanges(ranges, cp) || tests.some((t) => t(cp));
-    const member = f.i ? folded(plain) : plain;
+    // Single characters fold exactly (sameFold); ranges through the case variants casing reaches.
+    const singles = ranges.filter(([lo, hi]) => lo === hi).map(([lo]) => lo);
+    const foldedPlain = folded(plain);
+    const member = f.i ? (cp: number) => foldedPlain(cp) || singles.some((lo) => sameFold(cp, lo)) : plain;
     return { t: 'char', test: negate ? (cp) => !member(cp) : member };
   }
 
@@ -313,6 +311,13 @@ export class Parser {
     if (this.peek() !== '\\') return this.cps[this.pos++]!;
     return this.escapedCodePoint();
   }
+}
+
+/** A Perl or POSIX class, as Go's appendGroup builds it: under (?i) folded first, then negated. */
+function group(ranges: readonly Range[], negate: boolean, f: Flags): CodePointTest {
+  const plain = (cp: number) => inRanges(ranges, cp);
+  const member = f.i ? folded(plain) : plain;
+  return negate ? (cp) => !member(cp) : member;
 }
 
 /** The largest count a node already repeats its content (for Go's bound on nested repetitions). */

@@ -35,6 +35,11 @@ export function validateVolumeMounts(container: Json, volumes: ReadonlyMap<strin
     if (devices.paths.has(mountPath)) out.push(invalid(`${idx}.mountPath`, mountPath, 'must not already exist as a path in volumeDevices'));
     const subPath = str(m.subPath);
     const subPathExpr = str(m.subPathExpr);
+    // Kubernetes 1.32 (image volumes alpha); 1.33 lifted this, OpenKruise v1.9.0 validates with 1.32.
+    if (isSet(volumes.get(name)?.image)) {
+      if (subPath !== '') out.push(invalid(`${idx}.subPath`, subPath, 'not allowed in image volume sources'));
+      if (subPathExpr !== '') out.push(invalid(`${idx}.subPathExpr`, subPathExpr, 'not allowed in image volume sources'));
+    }
     if (subPath !== '') out.push(...validateLocalDescendingPath(subPath, `${f}.subPath`));
     if (subPathExpr !== '') {
       if (subPath !== '') out.push(invalid(`${idx}.subPathExpr`, subPathExpr, 'subPathExpr and subPath are mutually exclusive'));
