@@ -40,3 +40,24 @@ export function crdPaths(crd: Schema): string[] {
   }
   return out.sort();
 }
+
+export interface KnownPath { preserve: boolean }
+
+/**
+ * The fields of `value` (an object's spec or status, at `path` such as "v1alpha1 status") that a strict decoder
+ * built from `known` (paths as crdPaths lists them) would refuse: what Go's DisallowUnknownFields reports as
+ * `json: unknown field "x"`. Nothing under a preserved path is judged; a map's keys are values of its `{}` path.
+ */
+export function unknownFields(value: unknown, known: ReadonlyMap<string, KnownPath>, path: string): string[] {
+  if (known.get(path)?.preserve) return [];
+  if (Array.isArray(value)) return value.flatMap((v) => unknownFields(v, known, `${path}[]`));
+  if (value === null || typeof value !== 'object') return [];
+  const out: string[] = [];
+  const isMap = known.has(`${path}{}`);
+  for (const [k, v] of Object.entries(value)) {
+    const child = isMap ? `${path}{}` : `${path}.${k}`;
+    if (!known.has(child)) { out.push(isMap ? `${path}{${k}}` : child); continue; }
+    out.push(...unknownFields(v, known, child));
+  }
+  return out;
+}
