@@ -8,8 +8,8 @@ import type { Violation } from '../../errors.js';
 import { matchesLabelSelector } from '../label-selector.js';
 import { normalizedTemplate } from '../cloneset/revision.js';
 import { isDNS1123Subdomain } from './names.js';
-import { validatePodSpecSubset } from './pod-spec.js';
-import { labelSelectorConversionError, validateLabels, validateLabelSelector } from './selector-validation.js';
+import { validatePodTemplateSpec } from './pod-template.js';
+import { labelSelectorConversionError, validateLabelSelector } from './selector-validation.js';
 import { deepEqual } from './sidecarset-conflicts.js';
 import { scaledValue } from '../int-or-percent.js';
 
@@ -52,13 +52,12 @@ function validateSelectorAndTemplate(cs: CloneSet, out: Violation[]): void {
   if (!sel || !matchesLabelSelector(sel, labels ?? {})) {
     out.push(invalid('spec.template.metadata.labels', labels, '`selector` does not match template `labels`', goStringMap(labels)));
   }
-  out.push(...validateLabels(labels, 'spec.template.metadata.labels'));
+  // Kubernetes' pod template rules, with one PVC volume per volumeClaimTemplate added as upstream does (a clash is a
+  // duplicate volume name; mounts of claim volumes resolve).
   const podSpec = spec.template?.spec;
-  if (!podSpec?.containers?.length) out.push({ field: 'spec.template.spec.containers', type: 'Required value', detail: '' });
-  // As upstream, one PVC volume per volumeClaimTemplate is added before the pod checks (a clash is a duplicate name).
   const claimVolumes = (spec.volumeClaimTemplates ?? []).map((t) => ({ name: t.metadata?.name ?? '', persistentVolumeClaim: { claimName: t.metadata?.name ?? '' } }));
-  const checked = claimVolumes.length ? { ...(podSpec ?? {}), volumes: [...(podSpec?.volumes ?? []), ...claimVolumes] } : (podSpec ?? {});
-  for (const v of validatePodSpecSubset(checked)) out.push({ ...v, field: v.field.replace(/^spec\./, 'spec.template.spec.') });
+  const checked = claimVolumes.length ? { ...(podSpec ?? {}), volumes: [...(podSpec?.volumes ?? []), ...claimVolumes] } : podSpec;
+  out.push(...validatePodTemplateSpec({ metadata: spec.template?.metadata, spec: checked }, 'spec.template'));
   const rp = podSpec?.restartPolicy;
   if (rp && rp !== 'Always') out.push({ field: 'spec.template.spec.restartPolicy', type: 'Unsupported value', value: rp, detail: 'supported values: "Always"' });
   if (podSpec?.activeDeadlineSeconds !== undefined && podSpec.activeDeadlineSeconds !== null) {

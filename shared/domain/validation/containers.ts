@@ -14,7 +14,12 @@ import { validateVolumeDevices, validateVolumeMounts } from './volume-mounts.js'
 export interface ContainerContext {
   /** Pod volumes that passed validation, by name. */
   volumes: ReadonlyMap<string, Json>;
-  gracePeriod: number;
+  /** The pod's terminationGracePeriodSeconds; undefined (unset) skips the sleep-action bound, as Kubernetes does. */
+  gracePeriod: number | undefined;
+  /** spec.securityContext.hostUsers (default true): `Unmasked` procMount needs false. */
+  hostUsers?: boolean;
+  /** The pod's restartPolicy ('Always' when absent): with 'Never', resize policies must be NotRequired. */
+  restartPolicy?: string;
 }
 
 const terminationMessagePolicies = ['File', 'FallbackToLogsOnError'];
@@ -36,8 +41,8 @@ function validateContainerCommon(c: Json, ctx: ContainerContext, f: string): Vio
   out.push(...validateVolumeDevices(c, ctx.volumes, `${f}.volumeDevices`));
   out.push(...validatePullPolicy(c.imagePullPolicy, `${f}.imagePullPolicy`));
   out.push(...validateResourceRequirements(c.resources, `${f}.resources`));
-  out.push(...validateResizePolicy(c.resizePolicy, `${f}.resizePolicy`));
-  out.push(...validateSecurityContext(c.securityContext, `${f}.securityContext`));
+  out.push(...validateResizePolicy(c.resizePolicy, `${f}.resizePolicy`, ctx.restartPolicy ?? 'Always'));
+  out.push(...validateSecurityContext(c.securityContext, `${f}.securityContext`, ctx.hostUsers ?? true));
   return out;
 }
 
@@ -47,7 +52,7 @@ export function validatePullPolicy(policy: unknown, f: string): Violation[] {
   return pullPolicies.includes(p) ? [] : [notSupported(f, p, pullPolicies)];
 }
 
-function validateResizePolicy(policies: unknown, f: string): Violation[] {
+function validateResizePolicy(policies: unknown, f: string, podRestartPolicy: string): Violation[] {
   const out: Violation[] = [];
   const seen = new Set<string>();
   list(policies).forEach((raw, i) => {
@@ -60,6 +65,7 @@ function validateResizePolicy(policies: unknown, f: string): Violation[] {
     else if (resource !== 'cpu' && resource !== 'memory') out.push(notSupported(f, resource, ['cpu', 'memory']));
     if (restart === '') out.push(required(f));
     else if (restart !== 'NotRequired' && restart !== 'RestartContainer') out.push(notSupported(f, restart, ['NotRequired', 'RestartContainer']));
+    if (podRestartPolicy === 'Never' && restart !== 'NotRequired') out.push(invalid(f, restart, "must be 'NotRequired' when `restartPolicy` is 'Never'"));
   });
   return out;
 }
@@ -84,7 +90,7 @@ export function validateContainers(containers: readonly unknown[], ctx: Containe
   return out;
 }
 
-function validateProbes(c: Json, gracePeriod: number, idx: string): Violation[] {
+function validateProbes(c: Json, gracePeriod: number | undefined, idx: string): Violation[] {
   return [
     ...validateLivenessOrStartupProbe(c.livenessProbe, gracePeriod, `${idx}.livenessProbe`),
     ...validateReadinessProbe(c.readinessProbe, gracePeriod, `${idx}.readinessProbe`),
