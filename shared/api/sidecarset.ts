@@ -1,7 +1,7 @@
 // apps.kruise.io/v1alpha1 SidecarSet (spec/webhooks.md §1). Field names are the wire names.
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import type { Container, KruiseObject, LabelSelector, LocalObjectReference, ObjectFieldSelector, Volume } from './meta.js';
-import { Bool, CORE_OPEN, CORE_REF, CORE_SCHEMALESS, CORE_V1, Core, CoreWith, CrdOptional, CrdRequired, Int32, Int64, IntOrStr, KindSchema, META_V1, Obj, Str, StrList, StrMap, Time } from './schema.js';
+import { Bool, CORE_OPEN, CORE_REF, CORE_SCHEMALESS, CORE_V1, Core, CoreWith, CrdRequired, Int32, Int64, IntOrStr, KindSchema, META_V1, Obj, Str, StrList, StrMap } from './schema.js';
 
 export type PodInjectPolicy = 'BeforeAppContainer' | 'AfterAppContainer';
 export type UpgradeType = 'ColdUpgrade' | 'HotUpgrade';

@@ -3,7 +3,7 @@
 // carry leading zeros).
 import { isIPv6 } from 'node:net';
 import type { Violation } from '../../errors.js';
-import { byteLength, invalid, isSet, list, notSupported, obj, required, str, type Json } from './field-errors.js';
+import { byteLength, invalid, list, notSupported, obj, required, str, type Json } from './field-errors.js';
 import { isDNS1123Subdomain } from './names.js';
 
 const dnsPolicies = ['ClusterFirstWithHostNet', 'ClusterFirst', 'Default', 'None'];
