@@ -59,6 +59,7 @@ export const coreV1ContainerSchema: GoSchema = {
   ],
   ResourceClaim: [
     ['name', 'string', A],
+    ['request', 'string', O],
   ],
   ResourceRequirements: [
     ['limits', 'map[string]Quantity', O],
