@@ -20,6 +20,8 @@ export interface ContainerContext {
   hostUsers?: boolean;
   /** The pod's restartPolicy ('Always' when absent): with 'Never', resize policies must be NotRequired. */
   restartPolicy?: string;
+  /** The pod's spec.resourceClaims names, which container resources.claims must name. */
+  podClaimNames?: readonly string[];
 }
 
 const terminationMessagePolicies = ['File', 'FallbackToLogsOnError'];
@@ -40,7 +42,7 @@ function validateContainerCommon(c: Json, ctx: ContainerContext, f: string): Vio
   out.push(...validateVolumeMounts(c, ctx.volumes, `${f}.volumeMounts`));
   out.push(...validateVolumeDevices(c, ctx.volumes, `${f}.volumeDevices`));
   out.push(...validatePullPolicy(c.imagePullPolicy, `${f}.imagePullPolicy`));
-  out.push(...validateResourceRequirements(c.resources, `${f}.resources`));
+  out.push(...validateResourceRequirements(c.resources, `${f}.resources`, ctx.podClaimNames));
   out.push(...validateResizePolicy(c.resizePolicy, `${f}.resizePolicy`, ctx.restartPolicy ?? 'Always'));
   out.push(...validateSecurityContext(c.securityContext, `${f}.securityContext`, ctx.hostUsers ?? true));
   return out;

@@ -60,6 +60,33 @@ function validateSchedulingGates(gates: unknown, f: string): Violation[] {
 
 const names = (v: string, f: string, msgs: string[]) => msgs.map((m) => invalid(f, v, m));
 
+/** core.PodResourceClaim as %#v prints it; a set pointer shows as an address Go picks, here a fixed stand-in. */
+const goClaim = (c: Json) => `core.PodResourceClaim{Name:${JSON.stringify(str(c.name))}, ResourceClaimName:${typeof c.resourceClaimName === 'string' ? '(*string)(0xc000000000)' : '(*string)(nil)'}, ResourceClaimTemplateName:${typeof c.resourceClaimTemplateName === 'string' ? '(*string)(0xc000000000)' : '(*string)(nil)'}}`;
+
+/** validatePodResourceClaims (no pod metadata: the static-pod rule cannot apply). */
+function validatePodResourceClaims(claims: unknown, f: string): Violation[] {
+  const out: Violation[] = [];
+  const seen = new Set<string>();
+  list(claims).forEach((raw, i) => {
+    const c = obj(raw) ?? {};
+    const idx = `${f}[${i}]`;
+    const name = str(c.name);
+    if (name === '') out.push(required(`${idx}.name`));
+    else if (seen.has(name)) out.push(duplicate(`${idx}.name`, name));
+    else {
+      out.push(...names(name, `${idx}.name`, isDNS1123Label(name)));
+      seen.add(name);
+    }
+    const byName = typeof c.resourceClaimName === 'string';
+    const byTemplate = typeof c.resourceClaimTemplateName === 'string';
+    if (byName && byTemplate) out.push({ ...invalid(idx, c, 'at most one of `resourceClaimName` or `resourceClaimTemplateName` may be specified'), goValue: goClaim(c) });
+    if (!byName && !byTemplate) out.push({ ...invalid(idx, c, 'must specify one of: `resourceClaimName`, `resourceClaimTemplateName`'), goValue: goClaim(c) });
+    if (byName) out.push(...names(c.resourceClaimName, `${idx}.resourceClaimName`, nameIsDNSSubdomain(c.resourceClaimName, false)));
+    if (byTemplate) out.push(...names(c.resourceClaimTemplateName, `${idx}.resourceClaimTemplateName`, nameIsDNSSubdomain(c.resourceClaimTemplateName, false)));
+  });
+  return out;
+}
+
 /** ValidatePodSpec(spec, nil, f, DefaultPodValidationOptions). */
 export function validateTemplatePodSpec(raw: unknown, f: string): Violation[] {
   const spec = obj(raw) ?? {};
@@ -69,7 +96,9 @@ export function validateTemplatePodSpec(raw: unknown, f: string): Violation[] {
   const containers: unknown[] = list(spec.containers);
   const { byName, errors } = validateVolumes(spec.volumes, `${f}.volumes`, undefined);
   out.push(...errors);
-  const ctx = { volumes: byName, gracePeriod: isSet(grace) ? num(grace) : undefined, hostUsers: spec.hostUsers !== false, restartPolicy: str(spec.restartPolicy) };
+  out.push(...validatePodResourceClaims(spec.resourceClaims, `${f}.resourceClaims`));
+  const podClaimNames = list(spec.resourceClaims).map((c) => str(obj(c)?.name)).filter((n) => n !== '');
+  const ctx = { volumes: byName, gracePeriod: isSet(grace) ? num(grace) : undefined, hostUsers: spec.hostUsers !== false, restartPolicy: str(spec.restartPolicy), podClaimNames };
   out.push(...validateContainers(containers, ctx, `${f}.containers`));
   out.push(...validateInitContainers(list(spec.initContainers), containers, ctx, `${f}.initContainers`));
   out.push(...validateHostNetworkDeps(spec, f));

@@ -184,6 +184,19 @@ const cases: { name: string; edit: (t: Loose) => void; want: string[] }[] = [
     want: [`${F}.spec.hostPID: Forbidden: cannot be set for a windows pod`, `${c0}.securityContext.privileged: Forbidden: cannot be set for a windows pod`] },
   { name: 'image volume without pullPolicy', edit: (t) => { t.spec.volumes = [{ name: 'img', image: { reference: 'busybox:1' } }]; },
     want: [`${F}.spec.volumes[0].image.pullPolicy: Required value`] },
+  { name: 'a container claim the template declares is valid', edit: (t) => {
+    t.spec.resourceClaims = [{ name: 'gpu', resourceClaimTemplateName: 'gpu-tpl' }];
+    t.spec.containers[0].resources = { claims: [{ name: 'gpu' }] };
+  }, want: [] },
+  { name: 'a container claim the template does not declare lists the declared ones', edit: (t) => {
+    t.spec.resourceClaims = [{ name: 'b', resourceClaimName: 'rc' }, { name: 'a', resourceClaimName: 'rc' }];
+    t.spec.containers[0].resources = { claims: [{ name: 'x' }] };
+  }, want: [`${c0}.resources.claims[0]: Not found: "x": must be one of the names in pod.spec.resourceClaims: a, b`] },
+  { name: 'pod resource claims: duplicate name, neither source', edit: (t) => { t.spec.resourceClaims = [{ name: 'a', resourceClaimName: 'rc' }, { name: 'a' }]; },
+    want: [
+      `${F}.spec.resourceClaims[1].name: Duplicate value: "a"`,
+      `${F}.spec.resourceClaims[1]: Invalid value: core.PodResourceClaim{Name:"a", ResourceClaimName:(*string)(nil), ResourceClaimTemplateName:(*string)(nil)}: must specify one of: \`resourceClaimName\`, \`resourceClaimTemplateName\``,
+    ] },
   { name: 'ephemeral containers are not allowed in a template', edit: (t) => { t.spec.ephemeralContainers = [{ name: 'e', image: 'busybox', imagePullPolicy: 'Always', terminationMessagePolicy: 'File' }]; },
     want: [`${F}.spec.ephemeralContainers: Forbidden: ephemeral containers not allowed in pod template`] },
 ];
