@@ -5,6 +5,7 @@
 // order; the container and volume rules are the ones SidecarSet validation uses, given this spec's own
 // terminationGracePeriodSeconds, restartPolicy and hostUsers.
 import type { Violation } from '../../errors.js';
+import { validateResourceRequirements } from './container-resources.js';
 import { validateContainers, validateInitContainers } from './containers.js';
 import { duplicate, inclusiveRangeError, invalid, isSet, list, notSupported, num, obj, required, str, type Json } from './field-errors.js';
 import { isDNS1123Label, isQualifiedName, nameIsDNSSubdomain } from './names.js';
@@ -139,6 +140,8 @@ export function validateTemplatePodSpec(raw: unknown, f: string): Violation[] {
     if (p === '') out.push(required(`${f}.preemptionPolicy`));
     else if (p !== 'PreemptLowerPriority' && p !== 'Never') out.push(notSupported(`${f}.preemptionPolicy`, p, ['PreemptLowerPriority', 'Never']));
   }
+  // overhead is checked as a container's limits would be; pod-level `resources` only with PodLevelResources (off).
+  if (isSet(spec.overhead)) out.push(...validateResourceRequirements({ limits: spec.overhead }, `${f}.overhead`));
   out.push(...validateOS(spec, f));
   return out;
 }

@@ -197,6 +197,8 @@ const cases: { name: string; edit: (t: Loose) => void; want: string[] }[] = [
       `${F}.spec.resourceClaims[1].name: Duplicate value: "a"`,
       `${F}.spec.resourceClaims[1]: Invalid value: core.PodResourceClaim{Name:"a", ResourceClaimName:(*string)(nil), ResourceClaimTemplateName:(*string)(nil)}: must specify one of: \`resourceClaimName\`, \`resourceClaimTemplateName\``,
     ] },
+  { name: 'overhead is checked as a container\'s limits (the path says limits)', edit: (t) => { t.spec.overhead = { cpu: '-1' }; },
+    want: [`${F}.spec.overhead.limits[cpu]: Invalid value: "-1": must be greater than or equal to 0`] },
   { name: 'ephemeral containers are not allowed in a template', edit: (t) => { t.spec.ephemeralContainers = [{ name: 'e', image: 'busybox', imagePullPolicy: 'Always', terminationMessagePolicy: 'File' }]; },
     want: [`${F}.spec.ephemeralContainers: Forbidden: ephemeral containers not allowed in pod template`] },
 ];
