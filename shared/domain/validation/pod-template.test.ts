@@ -34,6 +34,12 @@ const cases: { name: string; edit: (t: Loose) => void; want: string[] }[] = [
   { name: 'annotations over 256 KiB', edit: (t) => { t.metadata.annotations = { a: 'x'.repeat(256 * 1024) }; }, want: [`${F}.annotations: Too long: may not be more than 262144 bytes`] },
   { name: 'mirror pod annotation without nodeName', edit: (t) => { t.metadata.annotations = { 'kubernetes.io/config.mirror': 'x' }; },
     want: [`${F}.annotations[kubernetes.io/config.mirror]: Invalid value: "x": must set spec.nodeName if mirror pod annotation is set`] },
+  { name: 'tolerations annotation: not JSON, not a list, an invalid toleration', edit: (t) => { t.metadata.annotations = { 'scheduler.alpha.kubernetes.io/tolerations': 'x' }; },
+    want: [`${F}.annotations: Invalid value: "scheduler.alpha.kubernetes.io/tolerations": invalid character 'x' looking for beginning of value`] },
+  { name: 'tolerations annotation: an object', edit: (t) => { t.metadata.annotations = { 'scheduler.alpha.kubernetes.io/tolerations': '{}' }; },
+    want: [`${F}.annotations: Invalid value: "scheduler.alpha.kubernetes.io/tolerations": json: cannot unmarshal object into Go value of type []core.Toleration`] },
+  { name: 'tolerations annotation: its tolerations are validated', edit: (t) => { t.metadata.annotations = { 'scheduler.alpha.kubernetes.io/tolerations': '[{"operator":"Equal","value":"v"}]' }; },
+    want: [`${F}.annotations.scheduler.alpha.kubernetes.io/tolerations[0].operator: Invalid value: "Equal": operator must be Exists when \`key\` is empty, which means "match all values and all keys"`] },
   { name: 'seccomp pod annotation', edit: (t) => { t.metadata.annotations = { 'seccomp.security.alpha.kubernetes.io/pod': 'foo' }; },
     want: [`${F}.annotations.seccomp.security.alpha.kubernetes.io/pod: Invalid value: "foo": must be a valid seccomp profile`] },
   { name: 'seccomp annotation and field differ', edit: (t) => {

@@ -6,6 +6,7 @@
 import type { Violation } from '../../errors.js';
 import { forbidden, invalid, list, obj, str, tooLong, type Json } from './field-errors.js';
 import { validateLocalDescendingPath } from './paths.js';
+import { validateTolerations } from './pod-scheduling.js';
 import { containersWithPath } from './pod-security.js';
 import { validateTemplatePodSpec } from './pod-spec-full.js';
 import { validateLabelName, validateLabels } from './selector-validation.js';
@@ -15,6 +16,21 @@ const MIRROR = 'kubernetes.io/config.mirror';
 const SECCOMP_POD = 'seccomp.security.alpha.kubernetes.io/pod';
 const SECCOMP_CONTAINER = 'container.seccomp.security.alpha.kubernetes.io/';
 const APPARMOR_CONTAINER = 'container.apparmor.security.beta.kubernetes.io/';
+const TOLERATIONS = 'scheduler.alpha.kubernetes.io/tolerations';
+
+/** encoding/json's error for a value that is not a JSON list of objects (the common cases; nested type errors aside). */
+function tolerationsDecodeError(text: string): string | undefined {
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch {
+    const c = text.trimStart()[0];
+    return c === undefined || /[[{"\d\-tfn]/.test(c) ? 'unexpected end of JSON input' : `invalid character '${c}' looking for beginning of value`;
+  }
+  if (v === null || Array.isArray(v)) return undefined;
+  const kind = typeof v === 'object' ? 'object' : typeof v === 'boolean' ? 'bool' : typeof v;
+  return `json: cannot unmarshal ${kind} into Go value of type []core.Toleration`;
+}
 
 /** apimachinery ValidateAnnotations: keys are qualified names (checked lower-cased), 256 KiB in all. */
 export function validateTemplateAnnotations(annotations: Record<string, string>, f: string): Violation[] {
@@ -34,10 +50,19 @@ function validateSeccompAnnotationValue(p: string, f: string): Violation[] {
   return [invalid(f, p, 'must be a valid seccomp profile')];
 }
 
-/** ValidatePodSpecificAnnotations (AllowInvalidPodDeletionCost: the deletion cost is not checked). */
+/**
+ * ValidatePodSpecificAnnotations (AllowInvalidPodDeletionCost: the deletion cost is not checked). The deprecated
+ * tolerations annotation is decoded as Go would, but type errors inside its list are not reported as Go's.
+ */
 function validatePodAnnotations(annotations: Record<string, string>, spec: Json, f: string): Violation[] {
   const out: Violation[] = [];
   if (MIRROR in annotations && !str(spec.nodeName)) out.push(invalid(`${f}[${MIRROR}]`, annotations[MIRROR], 'must set spec.nodeName if mirror pod annotation is set'));
+  const tolerations = annotations[TOLERATIONS];
+  if (tolerations) {
+    const err = tolerationsDecodeError(tolerations);
+    if (err) out.push(invalid(f, TOLERATIONS, err));
+    else out.push(...validateTolerations(JSON.parse(tolerations) ?? [], `${f}.${TOLERATIONS}`));
+  }
   if (SECCOMP_POD in annotations) out.push(...validateSeccompAnnotationValue(annotations[SECCOMP_POD]!, `${f}.${SECCOMP_POD}`));
   for (const [k, v] of Object.entries(annotations)) if (k.startsWith(SECCOMP_CONTAINER)) out.push(...validateSeccompAnnotationValue(v, `${f}.${k}`));
   const names = new Set(containersWithPath(spec, '').map(([c]) => str(c.name)));
