@@ -87,6 +87,28 @@ describe('CRD schemas', { skip }, () => {
     });
   }
 
+  // OpenKruise v1.9.0 added spec.progressDeadlineSeconds: its clients apply it, and server-side apply refuses a field
+  // the schema does not declare (`.spec.progressDeadlineSeconds: field not declared in schema`).
+  it('server-side apply of a CloneSet carrying progressDeadlineSeconds keeps it; the webhook judges it as v1.9.0', () => {
+    const cloneSet = (name: string, progressDeadlineSeconds: number) => JSON.stringify({
+      apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', metadata: { name, namespace: 'default' },
+      spec: { replicas: 0, minReadySeconds: 5, progressDeadlineSeconds, selector: { matchLabels: { app: name } },
+        template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'c', image: 'busybox:1.36' }] } } },
+    });
+    try {
+      kubectlOk(['apply', '--server-side', '--field-manager=openkruise-client', '-f', '-'], cloneSet('ssa-deadline', 600));
+      const back = getJson<{ spec: { progressDeadlineSeconds?: number } }>(['clonesets.apps.kruise.io', 'ssa-deadline', '-n', 'default']);
+      assert.equal(back.spec.progressDeadlineSeconds, 600);
+      kubectlOk(['apply', '--server-side', '--field-manager=openkruise-client', '-f', '-'], cloneSet('ssa-deadline', 900));
+      assert.equal(getJson<{ spec: { progressDeadlineSeconds?: number } }>(['clonesets.apps.kruise.io', 'ssa-deadline', '-n', 'default']).spec.progressDeadlineSeconds, 900, 'changed on update');
+      const bad = kubectl(['apply', '--server-side', '--dry-run=server', '--field-manager=openkruise-client', '-f', '-'], cloneSet('ssa-deadline-bad', 5));
+      assert.notEqual(bad.code, 0);
+      assert.match(bad.stderr, /spec\.progressDeadlineSeconds: Invalid value: 5: must be greater than minReadySeconds/);
+    } finally {
+      kubectl(['delete', 'clonesets.apps.kruise.io', 'ssa-deadline', '-n', 'default', '--wait=false']);
+    }
+  });
+
   // Conversion None (spec/openkruise-v1.9.md §1): the apiserver rewrites apiVersion only and prunes what the other
   // version's schema lacks.
   it('a v1beta1 NodeImage read as v1alpha1 has its pullSecrets without mode; read as v1beta1, with it', () => {

@@ -5,7 +5,8 @@
 // and controller requests), controller memory — each with the load average, and asserts nothing about them. Stops
 // everything it starts, and stops by itself after --limit-minutes, printing the figures it has.
 import type { Pod } from '../../shared/api/meta.js';
-import type { SidecarSet, SidecarSetStatus } from '../../shared/api/sidecarset.js';
+import type { SidecarSet, SidecarSetCondition, SidecarSetStatus } from '../../shared/api/sidecarset.js';
+import { readConditions } from '../../controller/sidecarset/resize-conditions.js';
 import { forEachLimit } from '../../shared/concurrency.js';
 import { apiVersionOf, resources } from '../../shared/kube/resources.js';
 import type { KubeRest } from '../../shared/kube/rest.js';
@@ -28,7 +29,11 @@ const benchPod = (i: number): Pod => ({
   spec: { nodeName: `kwok-bench-${i % NODES}`, containers: [{ name: 'app', image: 'nginx:1.7.9' }] },
 });
 
-const status = async (rest: KubeRest): Promise<Partial<SidecarSetStatus>> => (await rest.get<SidecarSet>(resources.sidecarSets, { name: SET })).status ?? {};
+/** The status, with the kruise-ts conditions the annotation carries (OpenKruise's status has no room for them). */
+const status = async (rest: KubeRest): Promise<Partial<SidecarSetStatus> & { conditions?: SidecarSetCondition[] }> => {
+  const set = await rest.get<SidecarSet>(resources.sidecarSets, { name: SET });
+  return { ...(set.status ?? {}), conditions: readConditions(set) };
+};
 const statusLine = (s: Partial<SidecarSetStatus>) =>
   `status matched ${s.matchedPods ?? 0}, updated ${s.updatedPods ?? 0}, ready ${s.readyPods ?? 0}, updated+ready ${s.updatedReadyPods ?? 0}`;
 
@@ -140,7 +145,7 @@ async function main(): Promise<void> {
   t = Date.now();
   const resized = await rest.patch<SidecarSet>(resources.sidecarSets, { name: SET }, 'json',
     [{ op: 'replace', path: '/spec/containers/0/resources', value: { requests: { cpu: '20m', memory: '32Mi' } } }]);
-  const refusedAll = (st: Partial<SidecarSetStatus>) =>
+  const refusedAll = (st: { conditions?: SidecarSetCondition[] }) =>
     st.conditions?.find((c) => c.type === 'InPlaceResize')?.message.startsWith(`the API refused the resize of ${PODS} pod(s)`) ?? false;
   let outcome = 'resized';
   await until('resources rollout', async () => {

@@ -3,6 +3,7 @@
 import type { CloneSet, CloneSetCondition } from '../../shared/api/cloneset.js';
 import type { Pod } from '../../shared/api/meta.js';
 import { isActive } from '../../shared/domain/cloneset/pod-predicates.js';
+import { applyProgressing } from '../../shared/domain/cloneset/progressing.js';
 import { computeStatus } from '../../shared/domain/cloneset/status.js';
 import { resolveStrategy } from '../../shared/domain/cloneset/strategy-values.js';
 import type { CloneSetRevision } from '../../shared/domain/cloneset/revision.js';
@@ -107,12 +108,14 @@ export function cloneSetReconciler(deps: ReconcileDeps): ReconcileFn {
     await yieldToLoop();
     const status = computeStatus({ cs, pods, updateRevision: revisions.update.metadata.name, currentRevision: revisions.current.metadata.name,
       collisionCount: revisions.collisionCount, failures, nowMs });
+    const progressAfterMs = applyProgressing(cs, status, nowMs);
     await writeStatus(deps.rest, cs, status);
     await truncateHistory(deps.rest, cs, revisions, pods);
     await cleanPodsToDelete(deps, cs, pods);
     if (syncError) throw syncError;
     const m = cs.spec?.minReadySeconds ?? 0;
     if (m > 0 && status.availableReplicas !== status.readyReplicas) round.requeueAfterMs = Math.min(round.requeueAfterMs ?? Infinity, m * 1000);
+    if (progressAfterMs !== undefined) round.requeueAfterMs = Math.min(round.requeueAfterMs ?? Infinity, progressAfterMs);
     return round.requeueAfterMs !== undefined ? { requeueAfterMs: round.requeueAfterMs } : undefined;
   };
 }

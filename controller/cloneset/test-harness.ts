@@ -68,9 +68,13 @@ export class CloneSetHarness {
 export const state = (p: Pod | undefined) => p?.metadata?.labels?.['lifecycle.apps.kruise.io/state'];
 export const condition = (p: Pod | undefined, type: string) => p?.status?.conditions?.find((c) => c.type === type);
 
-/** What kubelet makes of `p`: Running, containers ready on their spec image (restart counted on a change), Ready = all gates True. */
+/**
+ * What the scheduler and kubelet make of `p`: bound to a node, Running, containers ready on their spec image (restart
+ * counted on a change), Ready = all gates True.
+ */
 export function kubeletRan(p: Pod): Pod {
   const pod = structuredClone(p);
+  pod.spec!.nodeName ||= 'node-1';
   const gates = (pod.spec?.readinessGates ?? []).map((g) => g.conditionType);
   const conds = (pod.status?.conditions ?? []).filter((c) => c.type !== 'Ready' && c.type !== 'ContainersReady');
   for (const g of gates) if (!conds.some((c) => c.type === g)) conds.push({ type: g, status: 'True' });

@@ -1,6 +1,7 @@
 // updateStrategy.priorityStrategy (kruise pkg/util/updatesort/priority_sort.go): weight terms add up per pod,
 // higher first; or ordered keys, the first key a pod carries gives its level (lower first, pods with none first of
-// all) and the trailing integer of the value breaks ties (larger first). Remaining ties: larger original index first.
+// all) and the trailing integer of the value breaks ties (larger first). Remaining ties keep their order (v1.9.0's
+// comparator falls back to the positions, `i < j`, in a stable sort; v1.8.4 put the larger original index first).
 import type { Pod } from '../../shared/api/meta.js';
 import type { UpdatePriorityStrategy } from '../../shared/api/sidecarset.js';
 import { matchesLabelSelector } from '../../shared/domain/label-selector.js';
@@ -49,6 +50,6 @@ export function prioritySort(strategy: UpdatePriorityStrategy | undefined, pods:
       if (ka[0] !== kb[0]) return ka[0]! - kb[0]!;
       if (ka[1] !== kb[1]) return kb[1]! - ka[1]!;
     }
-    return b - a;
+    return 0;
   });
 }

@@ -3,8 +3,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Pod } from '../../shared/api/meta.js';
-import type { SidecarContainer, SidecarSet, SidecarSetStatus } from '../../shared/api/sidecarset.js';
-import { SidecarSetHashAnnotation, SidecarSetHashWithoutImageAnnotation } from '../../shared/api/sidecarset.js';
+import type { SidecarContainer, SidecarSet, SidecarSetCondition, SidecarSetStatus } from '../../shared/api/sidecarset.js';
+import { SidecarSetConditionsAnnotation, SidecarSetHashAnnotation, SidecarSetHashWithoutImageAnnotation } from '../../shared/api/sidecarset.js';
 import { kubelet, makePod, makeSet, rehash } from './fixtures.js';
 import { InPlaceResizeAnnotation } from './pod-change.js';
 import { harness } from './reconcile-harness.js';
@@ -28,6 +28,13 @@ async function changedTo(to: SidecarSet) {
 }
 const lastStatus = (h: Awaited<ReturnType<typeof changedTo>>) =>
   (h.api.bodies.filter((b) => (b as { status?: { matchedPods?: number } }).status?.matchedPods !== undefined).at(-1) as { status: SidecarSetStatus }).status;
+/** The conditions of the last write of the conditions annotation (OpenKruise's status has no room for them). */
+const lastConditions = (h: Awaited<ReturnType<typeof changedTo>>): SidecarSetCondition[] => {
+  const body = h.api.bodies.filter((b) => (b as { metadata?: { annotations?: Record<string, unknown> } }).metadata?.annotations?.[SidecarSetConditionsAnnotation] !== undefined).at(-1) as
+    { metadata: { annotations: Record<string, string | null> } } | undefined;
+  const text = body?.metadata.annotations[SidecarSetConditionsAnnotation];
+  return text ? JSON.parse(text) : [];
+};
 const stored = (h: Awaited<ReturnType<typeof changedTo>>, name: string) => h.api.table('pods').get(`default/${name}`) as Pod;
 const sidecarOf = (pod: Pod) => pod.spec!.containers.find((c) => c.name === 'sidecar')!;
 
@@ -85,11 +92,14 @@ test('Infeasible on the node: reported on the pod and the SidecarSet once, never
   h.events.length = 0;
   await h.run();
   assert.deepEqual(h.api.log.filter((l) => l.includes('pods')), [], 'no second resize, no next pod');
-  const condition = lastStatus(h).conditions?.find((c) => c.type === 'InPlaceResize');
+  const condition = lastConditions(h).find((c) => c.type === 'InPlaceResize');
   assert.equal(condition?.reason, 'ResizeInfeasible');
+  const setStatuses = h.api.bodies.map((b) => (b as { status?: { matchedPods?: number } }).status).filter((st) => st?.matchedPods !== undefined);
+  assert.ok(setStatuses.length > 0 && setStatuses.every((st) => !('conditions' in st!)), 'no status.conditions: OpenKruise\'s SidecarSetStatus has none');
   assert.match(condition!.message, /^1 pod\(s\) cannot get the new sidecar resources on their node, the rollout waits for them: Node didn't have enough capacity.*\(default\/a\)$/);
   assert.deepEqual(h.events, ['Warning SidecarResizeInfeasible Pod/a', 'Warning ResizeInfeasible SidecarSet/scs']);
-  h.world.set = { ...h.world.set, status: lastStatus(h) };
+  h.world.set = { ...h.world.set, status: lastStatus(h),
+    metadata: { ...h.world.set.metadata, annotations: { ...h.world.set.metadata?.annotations, [SidecarSetConditionsAnnotation]: JSON.stringify(lastConditions(h)) } } };
   h.events.length = 0;
   await h.run();
   assert.deepEqual(h.events, [], 'reported once');
@@ -103,7 +113,7 @@ test('no pods/resize in the cluster (404 for a pod that exists): reported on the
   assert.deepEqual(h.api.log.filter((l) => l.includes('pods')), ['PATCH pods/resize a']);
   await h.run();
   assert.deepEqual(h.api.log.filter((l) => l.includes('pods')), ['PATCH pods/status a', 'PATCH pods/status b', 'PATCH pods/status c'], 'SidecarSetUpgradable=False, no resize');
-  const condition = lastStatus(h).conditions?.find((c) => c.type === 'InPlaceResize');
+  const condition = lastConditions(h).find((c) => c.type === 'InPlaceResize');
   assert.equal(condition?.reason, 'ResizeUnsupported');
   assert.ok(h.events.includes('Warning ResizeUnsupported SidecarSet/scs'), h.events.join());
 });
@@ -116,7 +126,7 @@ test('the API refuses one pod\'s resize (422): an event on the pod, not retried 
   h.api.resizeAnswer.code = undefined;
   await h.run();
   assert.deepEqual(h.api.log.filter((l) => l.includes('pods/resize')), ['PATCH pods/resize b']);
-  const condition = lastStatus(h).conditions?.find((c) => c.type === 'InPlaceResize');
+  const condition = lastConditions(h).find((c) => c.type === 'InPlaceResize');
   assert.equal(condition?.reason, 'ResizeRefused');
   assert.match(condition!.message, /\(default\/a\)$/);
 });
@@ -125,7 +135,7 @@ test('env changed: upstream\'s rule (new pods only), said on the SidecarSet with
   const h = await changedTo(next({ ...cpu, env: [{ name: 'A', value: '1' }] }));
   await h.run();
   assert.deepEqual(h.api.log.filter((l) => l.includes('pods/resize')), []);
-  const condition = lastStatus(h).conditions?.find((c) => c.type === 'InPlaceUpdate');
+  const condition = lastConditions(h).find((c) => c.type === 'InPlaceUpdate');
   assert.equal(condition?.reason, 'NewPodsOnly');
   assert.equal(condition?.message, '3 pod(s) keep their sidecars until recreated: env changed, which only new pods get (default/a, default/b, default/c)');
 });
@@ -134,5 +144,5 @@ test(`${InPlaceResizeAnnotation}: "false" keeps upstream's behaviour for resourc
   const h = await changedTo(next(cpu, { [InPlaceResizeAnnotation]: 'false' }));
   await h.run();
   assert.deepEqual(h.api.log.filter((l) => l.includes('pods/resize')), []);
-  assert.match(lastStatus(h).conditions!.find((c) => c.type === 'InPlaceUpdate')!.message, /in-place resize is off/);
+  assert.match(lastConditions(h).find((c) => c.type === 'InPlaceUpdate')!.message, /in-place resize is off/);
 });

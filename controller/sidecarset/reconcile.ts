@@ -25,7 +25,7 @@ import { upgradePod } from './pod-upgrade.js';
 import { patchPodStatus, updatePod } from './pod-writes.js';
 import { ownedRevisions, type Revision } from './revision-history.js';
 import { FIELD_MANAGER, syncRevisions } from './revision-sync.js';
-import { changedConditions, conditionsDiffer, resizeConditions, type ConditionInputs } from './resize-conditions.js';
+import { changedConditions, conditionsDiffer, conditionsPatch, readConditions, resizeConditions, type ConditionInputs } from './resize-conditions.js';
 import type { ResizeRefusals } from './resize-refusals.js';
 import { infeasibleResize, isResizeApplied, resizePatch } from './resize-state.js';
 import { resizePod } from './resize-writes.js';
@@ -255,18 +255,21 @@ export function sidecarSetReconciler(deps: ReconcileDeps): ReconcileFn {
     const latest = await syncRevisions({ rest, log, namespace: deps.namespace }, cached, revisions, pods);
     const change = changes(cached, revisions);
     const counted = computeStatus(cached, pods, latest.revision.metadata?.name ?? '', latest.collisionCount);
-    const conditions = resizeConditions(conditionInputs(cached, pods, change), cached.status?.conditions, now());
-    if (statusChanged(cached.status, counted) || conditionsDiffer(cached.status?.conditions, conditions)) {
-      try {
-        await rest.patch(resources.sidecarSets, { name, subresource: 'status' }, 'merge',
-          { status: { ...counted, ...(conditions.length > 0 ? { conditions } : cached.status?.conditions && { conditions: null }) } }, { fieldManager: FIELD_MANAGER });
-      } catch (err) {
-        if (isNotFound(err)) return;
-        throw err;
+    const previous = readConditions(cached);
+    const conditions = resizeConditions(conditionInputs(cached, pods, change), previous, now());
+    try {
+      if (statusChanged(cached.status, counted)) {
+        await rest.patch(resources.sidecarSets, { name, subresource: 'status' }, 'merge', { status: counted }, { fieldManager: FIELD_MANAGER });
       }
+      if (conditionsDiffer(previous, conditions)) {
+        await rest.patch(resources.sidecarSets, { name }, 'merge', conditionsPatch(conditions), { fieldManager: FIELD_MANAGER });
+      }
+    } catch (err) {
+      if (isNotFound(err)) return;
+      throw err;
     }
-    for (const c of changedConditions(cached.status?.conditions, conditions)) deps.events.event(asSidecarSet(cached), 'Warning', c.reason, c.message);
-    const status = { ...counted, ...(conditions.length > 0 && { conditions }) };
+    for (const c of changedConditions(previous, conditions)) deps.events.event(asSidecarSet(cached), 'Warning', c.reason, c.message);
+    const status = counted;
     const set: SidecarSet = { ...cached, status };
 
     const waiting = awaitedPods(set, pods);

@@ -1,10 +1,11 @@
-// SidecarSet status conditions (a kruise-ts extension, docs/compatibility.md) that say what the controller will not
+// SidecarSet conditions (a kruise-ts extension, docs/compatibility.md, kept in the annotation
+// kruise-ts.io/sidecarset-conditions because OpenKruise's SidecarSetStatus has no room) that say what the controller will not
 // do in place, so `kubectl describe sidecarset` shows it instead of a rollout that silently stops short:
 // - InPlaceUpdate=False/NewPodsOnly: matched pods whose sidecar change goes beyond image and resources (env, command,
 //   mounts…), or whose resize is off or refused; upstream's rule for them: only new pods get the change.
 // - InPlaceResize=False/ResizeUnsupported|ResizeInfeasible|ResizeRefused: resizes the cluster, a node or the API
 //   refused. Each condition is absent while there is nothing to say. Pure; the reconcile writes and announces them.
-import type { SidecarSetCondition } from '../../shared/api/sidecarset.js';
+import { SidecarSetConditionsAnnotation, type SidecarSet, type SidecarSetCondition } from '../../shared/api/sidecarset.js';
 import { formatTimestamp } from '../../shared/domain/inject/annotations.js';
 
 export const InPlaceUpdateCondition = 'InPlaceUpdate';
@@ -98,3 +99,19 @@ export function conditionsDiffer(previous: readonly SidecarSetCondition[] | unde
   const key = (cs: readonly SidecarSetCondition[] | undefined) => JSON.stringify((cs ?? []).map((c) => [c.type, c.status, c.reason, c.message]));
   return key(previous) !== key(next);
 }
+
+/** The conditions the annotation holds; anything unreadable (hand-edited) counts as none, and is rewritten. */
+export function readConditions(set: SidecarSet): SidecarSetCondition[] {
+  const text = set.metadata?.annotations?.[SidecarSetConditionsAnnotation];
+  if (!text) return [];
+  try {
+    const v: unknown = JSON.parse(text);
+    return Array.isArray(v) ? v.filter((c): c is SidecarSetCondition => typeof c?.type === 'string' && typeof c?.status === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+/** The merge patch that stores `conditions` (none: the annotation is removed). */
+export const conditionsPatch = (conditions: readonly SidecarSetCondition[]) =>
+  ({ metadata: { annotations: { [SidecarSetConditionsAnnotation]: conditions.length > 0 ? JSON.stringify(conditions) : null } } });

@@ -6,7 +6,7 @@ import { isPodReadyForSet, isPodSidecarUpdated, isPodStateConsistent, sidecarCon
 import { isResizeApplied } from './resize-state.js';
 
 /** The status fields upstream has, all set. */
-export type CountedStatus = Required<Omit<SidecarSetStatus, 'conditions'>>;
+export type CountedStatus = Required<SidecarSetStatus>;
 
 /**
  * Counts over `pods` (the matched pods): updated = hash equal (and, kruise-ts, any sidecar resize applied by kubelet);

@@ -95,7 +95,6 @@ export const SIDECARSET = {
   status: {
     observedGeneration: 3, matchedPods: 4, updatedPods: 3, readyPods: 2, updatedReadyPods: 1,
     latestRevision: 'every-field-abc', collisionCount: 1,
-    conditions: [{ type: 'InPlaceResize', status: 'False', reason: 'ResizeInfeasible', message: 'pod default/p: Node didn\'t have enough capacity', lastTransitionTime: '2026-12-03T10:00:00Z' }],
   },
 };
 
@@ -263,12 +262,16 @@ export const CLONESET = {
     revisionHistoryLimit: 5,
     minReadySeconds: 3,
     lifecycle: { preDelete: HOOK, inPlaceUpdate: HOOK, preNormal: HOOK },
+    progressDeadlineSeconds: 600,
   },
   status: {
     observedGeneration: 2, replicas: 3, readyReplicas: 2, availableReplicas: 2, updatedReplicas: 1, updatedReadyReplicas: 1,
     updatedAvailableReplicas: 1, expectedUpdatedReplicas: 2, updateRevision: 'every-field-7d9f8b6c5', currentRevision: 'every-field-6c5b4a3d2',
     collisionCount: 0, labelSelector: 'app=web,tier in (api,web)',
-    conditions: [{ type: 'FailedScale', status: 'True', lastTransitionTime: '2026-01-02T03:04:05Z', reason: 'Forbidden', message: 'quota' }],
+    conditions: [
+      { type: 'FailedScale', status: 'True', lastTransitionTime: '2026-01-02T03:04:05Z', reason: 'Forbidden', message: 'quota' },
+      { type: 'Progressing', status: 'True', lastUpdateTime: '2026-01-02T03:04:06Z', lastTransitionTime: '2026-01-02T03:04:05Z', reason: 'CloneSetUpdated', message: 'CloneSet is progressing' },
+    ],
   },
 };
 

@@ -58,12 +58,14 @@ export const CloneSetSpecSchema = Obj('CloneSetSpec defines the desired state of
   revisionHistoryLimit: Type.Optional(Int32('RevisionHistoryLimit is the maximum number of revisions that will be maintained in the CloneSet\'s revision history. Defaults to 10.')),
   minReadySeconds: Type.Optional(Int32('Minimum number of seconds for which a newly created pod should be ready without any of its container crashing, for it to be considered available. Defaults to 0.')),
   lifecycle: Type.Optional(LifecycleSchema),
+  progressDeadlineSeconds: Type.Optional(Int32('ProgressDeadlineSeconds specifies the maximum time for the CloneSet to reach available or paused state due to partitioning. The controller will set a ProgressDeadlineExceeded condition when timeout occurs, while excluding paused state duration from the deadline calculation. This field is optional. If not set, the controller will not track progress deadlines or add the condition.')),
 });
 export type CloneSetSpec = Static<typeof CloneSetSpecSchema>;
 
 export const CloneSetConditionSchema = Obj('CloneSetCondition describes the state of a CloneSet at a certain point.', {
-  type: Str('Type of CloneSet condition: FailedScale, FailedUpdate.'),
+  type: Str('Type of CloneSet condition: FailedScale, FailedUpdate, Progressing.'),
   status: Str('Status of the condition, one of True, False, Unknown.'),
+  lastUpdateTime: Type.Optional(Time('Last time the condition is updated.')),
   lastTransitionTime: Type.Optional(Time('Last time the condition transitioned from one status to another.')),
   reason: Type.Optional(Str('The reason for the condition\'s last transition.')),
   message: Type.Optional(Str('A human readable message indicating details about the transition.')),

@@ -3,7 +3,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { KruiseObject } from './meta.js';
 import { templateProperties } from './image-pull-job.js';
-import { Int32, KindSchema, Obj, Str, StrList, Time } from './schema.js';
+import { CrdOptional, Int32, KindSchema, Obj, Str, StrList, Time } from './schema.js';
 
 export const ImageListPullJobSpecSchema = Obj('ImageListPullJobSpec defines the desired state of ImageListPullJob.', {
   /** Required; at most 255, no duplicates (validation). */
@@ -23,9 +23,10 @@ export const ImageListPullJobStatusSchema = Obj('ImageListPullJobStatus defines 
   startTime: Type.Optional(Time('Represents time when the job was acknowledged by the job controller. It is not guaranteed to be set in happens-before order across separate operations. It is represented in RFC3339 form and is in UTC.')),
   completionTime: Type.Optional(Time('Represents time when the all the image pull job was completed. It is not guaranteed to be set in happens-before order across separate operations. It is represented in RFC3339 form and is in UTC.')),
   desired: Int32('The desired number of ImagePullJobs, this is typically equal to the number of len(spec.Images).'),
-  active: Int32('The number of running ImagePullJobs which are acknowledged by the imagepulljob controller.'),
-  completed: Int32('The number of ImagePullJobs which are finished.'),
-  succeeded: Int32('The number of image pull job which are finished and status.Succeeded==status.Desired.'),
+  // Optional in upstream's CRD (no +required marker) though its Go type always writes them; the controller does too.
+  active: CrdOptional(Int32('The number of running ImagePullJobs which are acknowledged by the imagepulljob controller.')),
+  completed: CrdOptional(Int32('The number of ImagePullJobs which are finished.')),
+  succeeded: CrdOptional(Int32('The number of image pull job which are finished and status.Succeeded==status.Desired.')),
   failedImageStatuses: Type.Optional(Type.Array(FailedImageStatusSchema, { description: 'The status of ImagePullJob which has the failed nodes(status.Failed>0).' })),
 });
 export type ImageListPullJobStatus = Static<typeof ImageListPullJobStatusSchema>;

@@ -1,7 +1,7 @@
 // apps.kruise.io/v1alpha1 SidecarSet (spec/webhooks.md §1). Field names are the wire names.
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import type { Container, KruiseObject, LabelSelector, LocalObjectReference, ObjectFieldSelector, Volume } from './meta.js';
-import { Bool, CORE_OPEN, CORE_REF, CORE_SCHEMALESS, CORE_V1, Core, CoreWith, CrdOptional, CrdRequired, Int32, Int64, IntOrStr, KindSchema, META_V1, Obj, Str, StrList, StrMap, Time } from './schema.js';
+import { Bool, CORE_OPEN, CORE_REF, CORE_SCHEMALESS, CORE_V1, Core, CoreWith, CrdRequired, Int32, Int64, IntOrStr, KindSchema, META_V1, Obj, Str, StrList, StrMap } from './schema.js';
 
 export type PodInjectPolicy = 'BeforeAppContainer' | 'AfterAppContainer';
 export type UpgradeType = 'ColdUpgrade' | 'HotUpgrade';
@@ -134,15 +134,19 @@ export const SidecarSetSpecSchema = Obj('SidecarSetSpec defines the desired stat
 });
 export type SidecarSetSpec = Static<typeof SidecarSetSpecSchema>;
 
-/** kruise-ts extension (docs/compatibility.md): what the controller cannot do in place, for `kubectl describe`. */
-export const SidecarSetConditionSchema = Obj('A condition of the SidecarSet (kruise-ts extension).', {
-  type: Str('The condition type: InPlaceUpdate or InPlaceResize.'),
-  status: Str('True, False or Unknown.'),
-  reason: CrdOptional(Str('A machine-readable reason, e.g. NewPodsOnly, ResizeInfeasible.')),
-  message: CrdOptional(Str('What happened, for humans.')),
-  lastTransitionTime: CrdOptional(Time('When the status last changed.')),
-});
-export type SidecarSetCondition = Static<typeof SidecarSetConditionSchema>;
+/**
+ * kruise-ts extension (docs/compatibility.md): what the controller cannot do in place, for `kubectl describe`. Kept in
+ * the annotation SidecarSetConditionsAnnotation (a JSON list), not in `status`: OpenKruise's SidecarSetStatus has no
+ * conditions, and its strict decoders refuse a field they do not know.
+ */
+export interface SidecarSetCondition {
+  type: string;
+  status: string;
+  reason: string;
+  message: string;
+  lastTransitionTime: string;
+}
+export const SidecarSetConditionsAnnotation = 'kruise-ts.io/sidecarset-conditions';
 
 export const SidecarSetStatusSchema = Obj('SidecarSetStatus defines the observed state of SidecarSet.', {
   observedGeneration: Type.Optional(Int64("observedGeneration is the most recent generation observed for this SidecarSet. It corresponds to the SidecarSet's generation, which is updated on mutation by the API Server.")),
@@ -152,10 +156,6 @@ export const SidecarSetStatusSchema = Obj('SidecarSetStatus defines the observed
   updatedReadyPods: Type.Optional(Int32('updatedReadyPods is the number of matched pods that are updated and ready.')),
   latestRevision: Type.Optional(Str('LatestRevision, if not empty, is the name of the latest ControllerRevision of the SidecarSet.')),
   collisionCount: Type.Optional(Int32('CollisionCount is the count of hash collisions for the SidecarSet. The SidecarSet controller uses it as a collision avoidance mechanism when it needs to create the name of the newest ControllerRevision.')),
-  conditions: Type.Optional(Type.Array(SidecarSetConditionSchema, {
-    description: 'kruise-ts extension, absent in OpenKruise: what the controller does not update in place (InPlaceUpdate, InPlaceResize), for kubectl describe.',
-    'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['type'],
-  })),
 });
 export type SidecarSetStatus = Static<typeof SidecarSetStatusSchema>;
 

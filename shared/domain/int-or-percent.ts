@@ -1,15 +1,26 @@
 // updateStrategy.partition, maxUnavailable and maxSurge scaled against a pod count (SidecarSet: spec/daemon-and-
 // controllers.md §6.5 step 3; CloneSet: spec/cloneset.md §1.2), with the two different upstream parsers they go through.
 import type { IntOrString } from '../api/meta.js';
+import { goFloatToInt, goParseFloat } from './go-parse-float.js';
 
 /** Go strconv.Atoi: optional sign, decimal digits only. */
 function atoi(s: string): number | undefined {
   return /^[+-]?\d+$/.test(s) ? Number(s) : undefined;
 }
 
-/** Go strconv.ParseFloat, for the decimal forms a percentage takes. */
-function parseFloat64(s: string): number | undefined {
-  return /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/.test(s) ? Number(s) : undefined;
+/**
+ * OpenKruise's util.GetScaledValueFromIntOrPercent (v1.9.0 CloneSet webhook, and partition everywhere): a number as
+ * is; a string must end in "%" and the rest is a Go float ("12.5%"), scaled against `total` and rounded. The value is
+ * a bigint because Go's float-to-int conversion of a huge or non-finite percentage yields math.MinInt64.
+ */
+export function scaledValue(v: IntOrString | undefined | null, total: number, roundUp: boolean): { value: bigint } | { error: string } {
+  if (v === undefined || v === null) return { error: 'nil value for IntOrString' };
+  if (typeof v === 'number') return { value: BigInt(v) };
+  if (!v.endsWith('%')) return { error: 'invalid type: string is not a percentage' };
+  const f = goParseFloat(v.slice(0, -1));
+  if ('error' in f) return f;
+  const scaled = (f.value * total) / 100;
+  return { value: goFloatToInt(roundUp ? Math.ceil(scaled) : Math.floor(scaled)) };
 }
 
 /**
@@ -21,9 +32,9 @@ export function partitionReplicas(partition: IntOrString | undefined, total: num
   let value: number;
   if (typeof partition === 'number') value = partition;
   else {
-    const f = partition.endsWith('%') ? parseFloat64(partition.slice(0, -1)) : undefined;
-    if (f === undefined) return 0;
-    value = Math.ceil((f * total) / 100);
+    const scaled = scaledValue(partition, total, true);
+    if ('error' in scaled) return 0;
+    value = Number(scaled.value);
     if (total > 1 && value === total && partition !== '100%') value = total - 1;
   }
   return Math.max(Math.min(value, total), 0);

@@ -94,8 +94,9 @@ test('a CloneSet with a wrong-typed template field is refused with 400, invalid 
   const bad = { metadata: { name: 'x', namespace: 'default' }, spec: { selector: { matchLabels: { a: 'b' } }, template: { spec: { containers: [{ name: 'c', image: 'i', securityContext: 3 }] } } } };
   const r1 = (await app.inject({ method: 'POST', url: '/validate-apps-kruise-io-v1alpha1-cloneset', payload: review({ namespace: 'default', kind: kruiseKind('CloneSet'), object: bad }) })).json().response;
   assert.equal(r1.status.code, 400);
-  const invalid = { metadata: { name: 'x', namespace: 'default' }, spec: { replicas: -1, selector: { matchLabels: { a: 'b' } }, updateStrategy: { type: 'ReCreate', maxUnavailable: 1 },
-    template: { metadata: { labels: { a: 'b' } }, spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'i', imagePullPolicy: 'IfNotPresent', terminationMessagePolicy: 'File' }] } } } };
+  // As the mutating webhook leaves it (partition, grace period and DNS policy defaulted), with two invalid fields.
+  const invalid = { metadata: { name: 'x', namespace: 'default' }, spec: { replicas: -1, selector: { matchLabels: { a: 'b' } }, updateStrategy: { type: 'ReCreate', partition: 0, maxUnavailable: 1 },
+    template: { metadata: { labels: { a: 'b' } }, spec: { restartPolicy: 'Never', dnsPolicy: 'ClusterFirst', terminationGracePeriodSeconds: 30, containers: [{ name: 'c', image: 'i', imagePullPolicy: 'IfNotPresent', terminationMessagePolicy: 'File' }] } } } };
   const r2 = (await app.inject({ method: 'POST', url: '/validate-apps-kruise-io-v1alpha1-cloneset', payload: review({ namespace: 'default', kind: kruiseKind('CloneSet'), object: invalid }) })).json().response;
   assert.equal(r2.allowed, false);
   assert.equal(r2.status.code, 422);

@@ -31,7 +31,8 @@ describe('hooked / all-hooked', () => {
 
 describe('§3.9 transitions of Update step 1 (nextLifecycleState)', () => {
   const cases: { name: string; pod: Pod; lc: Lifecycle | undefined; want: string | undefined }[] = [
-    { name: 'PreparingNormal → Normal without a preNormal hook [1.8.4: at once, even unscheduled]', pod: pod({ state: 'PreparingNormal', nodeName: '' }), lc: undefined, want: 'Normal' },
+    { name: 'PreparingNormal stays without a preNormal hook while unscheduled (v1.9.0 HasPodScheduled; v1.8.4 moved at once)', pod: pod({ state: 'PreparingNormal', nodeName: '' }), lc: undefined, want: undefined },
+    { name: 'PreparingNormal → Normal without a preNormal hook once scheduled', pod: pod({ state: 'PreparingNormal', nodeName: 'n1' }), lc: undefined, want: 'Normal' },
     { name: 'PreparingNormal stays while the preNormal hook is not all-hooked', pod: withHook(pod({ state: 'PreparingNormal' }), true, false), lc: { preNormal: HOLD }, want: undefined },
     { name: 'PreparingNormal → Normal once the preNormal hook is all-hooked', pod: withHook(pod({ state: 'PreparingNormal' })), lc: { preNormal: HOLD }, want: 'Normal' },
     { name: 'PreparingUpdate at an old revision stays (the in-place update runs from Update)', pod: pod({ state: 'PreparingUpdate', rev: 'old' }), lc: { inPlaceUpdate: HOLD }, want: undefined },

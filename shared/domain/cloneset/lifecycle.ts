@@ -50,7 +50,7 @@ export function readinessChangeFor(state: string, markPodNotReady: boolean): Rea
 
 /**
  * The state Update's refresh moves the pod to (the §3.9 table), or undefined to leave it:
- * PreparingNormal → Normal [1.8.4: at once] unless a preNormal hook is not all-hooked yet; PreparingUpdate at the
+ * PreparingNormal → Normal once scheduled (v1.9.0; v1.8.4 at once) or, with a preNormal hook, once all-hooked; PreparingUpdate at the
  * update revision (rolled back while waiting) → Updated/Normal; Updating, once complete → Updated/Normal; Updated →
  * Normal when the inPlaceUpdate hook is missing or all-hooked again.
  */
@@ -58,7 +58,8 @@ export function nextLifecycleState(pod: Pod, lc: Lifecycle | undefined, updateRe
   const afterUpdate = () => (lc && !isAllHooked(lc.inPlaceUpdate, pod) ? 'Updated' : 'Normal');
   switch (lifecycleState(pod)) {
     case 'PreparingNormal':
-      return !lc?.preNormal || isAllHooked(lc.preNormal, pod) ? 'Normal' : undefined;
+      if (!lc?.preNormal) return pod.spec?.nodeName ? 'Normal' : undefined;
+      return isAllHooked(lc.preNormal, pod) ? 'Normal' : undefined;
     case 'PreparingUpdate':
       return matchesRevision(pod, updateRevision) ? afterUpdate() : undefined;
     case 'Updating':

@@ -73,4 +73,20 @@ describe('CloneSet revisions (spec §6 V1)', () => {
     const other = defaultCloneSet(seed());
     assert.ok(!equalRevisionData(stored, { data: revisionData(other) }));
   });
+  it('k8s.io/api v0.32.10 fields (v1.9.0) reach the revision data: image volume, pod resources, new security policies, claim names', () => {
+    const cs = seed();
+    cs.spec!.template.spec!.volumes = [{ name: 'img', image: { reference: 'busybox:1', pullPolicy: 'IfNotPresent' } } as never];
+    Object.assign(cs.spec!.template.spec!, {
+      resources: { limits: { cpu: '1' } },
+      securityContext: { supplementalGroupsPolicy: 'Strict', seLinuxChangePolicy: 'Recursive' },
+      resourceClaims: [{ name: 'gpu', resourceClaimTemplateName: 'gpu-tpl' }],
+    });
+    cs.spec!.template.spec!.containers[0]!.resources = { claims: [{ name: 'gpu', request: 'r1' }] } as never;
+    const t = JSON.parse(revisionData(cs)).spec.template.spec;
+    assert.deepEqual(t.volumes, [{ image: { pullPolicy: 'IfNotPresent', reference: 'busybox:1' }, name: 'img' }]);
+    assert.deepEqual(t.resources, { limits: { cpu: '1' } });
+    assert.deepEqual(t.securityContext, { seLinuxChangePolicy: 'Recursive', supplementalGroupsPolicy: 'Strict' });
+    assert.deepEqual(t.resourceClaims, [{ name: 'gpu', resourceClaimTemplateName: 'gpu-tpl' }]);
+    assert.deepEqual(t.containers[0].resources, { claims: [{ name: 'gpu', request: 'r1' }] });
+  });
 });

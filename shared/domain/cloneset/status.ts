@@ -4,6 +4,7 @@ import type { CloneSet, CloneSetCondition, CloneSetStatus } from '../../api/clon
 import type { LabelSelector, Pod } from '../../api/meta.js';
 import { partitionReplicas } from '../int-or-percent.js';
 import { isAvailable, isUpdateReady, matchesRevision } from './pod-predicates.js';
+import { progressingChanged } from './progressing.js';
 
 /** metav1.FormatLabelSelector of the converted selector: requirements sorted by key, values sorted. */
 export function labelSelectorString(sel: LabelSelector | undefined): string {
@@ -63,9 +64,13 @@ export function computeStatus(input: StatusInput): CloneSetStatus {
 const COUNTERS = ['replicas', 'readyReplicas', 'availableReplicas', 'updatedReplicas', 'updatedReadyReplicas', 'updatedAvailableReplicas', 'expectedUpdatedReplicas',
   'updateRevision', 'currentRevision', 'labelSelector'] as const;
 
-/** A write is due when the generation grew or a counter, revision or selector changed (a new condition alone waits). */
+/**
+ * A write is due when the generation grew, a counter, revision or selector changed, or the Progressing condition's
+ * status or reason did (v1.9.0); a new failure condition alone waits.
+ */
 export function statusChanged(old: CloneSetStatus | undefined, next: CloneSetStatus): boolean {
   if ((next.observedGeneration ?? 0) > (old?.observedGeneration ?? 0)) return true;
+  if (progressingChanged(old, next)) return true;
   const norm = (v: string | number | undefined) => (v === undefined || v === 0 || v === '' ? '' : v);
   return COUNTERS.some((k) => norm(old?.[k]) !== norm(next[k]));
 }

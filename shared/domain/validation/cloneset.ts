@@ -1,4 +1,4 @@
-// CloneSet validation as OpenKruise v1.8.4's validating webhook (spec/cloneset.md §4 A-C, the [1.8.4] variants):
+// CloneSet validation as OpenKruise v1.9.0's validating webhook (spec/cloneset.md §4 A-C):
 // field errors in upstream's order and wording. Pure: pods named in podsToDelete come through `ctx.getPod`.
 import fjp from 'fast-json-patch';
 import type { CloneSet } from '../../api/cloneset.js';
@@ -8,9 +8,10 @@ import type { Violation } from '../../errors.js';
 import { matchesLabelSelector } from '../label-selector.js';
 import { normalizedTemplate } from '../cloneset/revision.js';
 import { isDNS1123Subdomain } from './names.js';
-import { validatePodSpecSubset } from './pod-spec.js';
-import { labelSelectorConversionError, validateLabels, validateLabelSelector } from './selector-validation.js';
+import { validatePodTemplateSpec } from './pod-template.js';
+import { labelSelectorConversionError, validateLabelSelector } from './selector-validation.js';
 import { deepEqual } from './sidecarset-conflicts.js';
+import { scaledValue } from '../int-or-percent.js';
 
 export interface CloneSetValidationContext {
   /** The pod of that name in the CloneSet's namespace, undefined when it does not exist. */
@@ -21,22 +22,13 @@ const goQuote = (s: string) => JSON.stringify(s);
 export const goStringMap = (m: Record<string, string> | undefined | null): string =>
   m ? `map[string]string{${Object.keys(m).sort().map((k) => `${goQuote(k)}:${goQuote(m[k]!)}`).join(', ')}}` : 'map[string]string(nil)';
 const goStringSlice = (a: readonly string[]) => `[]string{${a.map(goQuote).join(', ')}}`;
-const goIntOrString = (v: IntOrString | undefined) =>
+// field.Invalid of a *IntOrString: nil prints null, else the struct's %#v (its String method needs a pointer).
+const goIntOrString = (v: IntOrString | undefined | null) => v === undefined || v === null ? 'null' :
   typeof v === 'string' ? `intstr.IntOrString{Type:1, IntVal:0, StrVal:${goQuote(v)}}` : `intstr.IntOrString{Type:0, IntVal:${v ?? 0}, StrVal:""}`;
 function goSelector(s: LabelSelector): string {
   const ml = s.matchLabels ? goStringMap(s.matchLabels) : 'map[string]string(nil)';
   const me = s.matchExpressions ? `[]v1.LabelSelectorRequirement{${s.matchExpressions.length ? '…' : ''}}` : '[]v1.LabelSelectorRequirement(nil)';
   return `v1.LabelSelector{MatchLabels:${ml}, MatchExpressions:${me}}`;
-}
-
-/** intstr.GetValueFromIntOrPercent (v1.8.4's parser): value, or its error text. */
-function legacyValue(v: IntOrString | undefined, total: number, roundUp: boolean): { value: number } | { error: string } {
-  if (v === undefined || v === null) return { value: 0 };
-  if (typeof v === 'number') return { value: v };
-  const s = v.replaceAll('%', '');
-  if (!/^[+-]?\d+$/.test(s)) return { error: `invalid value for IntOrString: invalid value ${goQuote(v)}: strconv.Atoi: parsing ${goQuote(s)}: invalid syntax` };
-  const scaled = (Number(s) * total) / 100;
-  return { value: roundUp ? Math.ceil(scaled) : Math.floor(scaled) };
 }
 
 const invalid = (field: string, value: unknown, detail: string, goValue?: string): Violation => ({ field, type: 'Invalid value', value, detail, ...(goValue ? { goValue } : {}) });
@@ -60,13 +52,12 @@ function validateSelectorAndTemplate(cs: CloneSet, out: Violation[]): void {
   if (!sel || !matchesLabelSelector(sel, labels ?? {})) {
     out.push(invalid('spec.template.metadata.labels', labels, '`selector` does not match template `labels`', goStringMap(labels)));
   }
-  out.push(...validateLabels(labels, 'spec.template.metadata.labels'));
+  // Kubernetes' pod template rules, with one PVC volume per volumeClaimTemplate added as upstream does (a clash is a
+  // duplicate volume name; mounts of claim volumes resolve).
   const podSpec = spec.template?.spec;
-  if (!podSpec?.containers?.length) out.push({ field: 'spec.template.spec.containers', type: 'Required value', detail: '' });
-  // As upstream, one PVC volume per volumeClaimTemplate is added before the pod checks (a clash is a duplicate name).
   const claimVolumes = (spec.volumeClaimTemplates ?? []).map((t) => ({ name: t.metadata?.name ?? '', persistentVolumeClaim: { claimName: t.metadata?.name ?? '' } }));
-  const checked = claimVolumes.length ? { ...(podSpec ?? {}), volumes: [...(podSpec?.volumes ?? []), ...claimVolumes] } : (podSpec ?? {});
-  for (const v of validatePodSpecSubset(checked)) out.push({ ...v, field: v.field.replace(/^spec\./, 'spec.template.spec.') });
+  const checked = claimVolumes.length ? { ...(podSpec ?? {}), volumes: [...(podSpec?.volumes ?? []), ...claimVolumes] } : podSpec;
+  out.push(...validatePodTemplateSpec({ metadata: spec.template?.metadata, spec: checked }, 'spec.template'));
   const rp = podSpec?.restartPolicy;
   if (rp && rp !== 'Always') out.push({ field: 'spec.template.spec.restartPolicy', type: 'Unsupported value', value: rp, detail: 'supported values: "Always"' });
   if (podSpec?.activeDeadlineSeconds !== undefined && podSpec.activeDeadlineSeconds !== null) {
@@ -83,13 +74,25 @@ function validateScaleStrategy(cs: CloneSet, old: CloneSet | undefined, ctx: Clo
   if (dups.length) { out.push(invalid(f, names, `duplicated items [${dups.join(' ')}]`, goStringSlice(names))); return; }
   const before = new Set(old?.spec?.scaleStrategy?.podsToDelete ?? []);
   const ns = cs.metadata?.namespace ?? '';
-  for (const n of names) {
+  // Upstream walks a sets.String: each new name once, in sorted order.
+  for (const n of [...new Set(names)].sort()) {
     if (before.has(n)) continue;
     const pod = ctx.getPod(ns, n);
     if (!pod) out.push(invalid(f, n, `find pod ${n} failed: pods ${goQuote(n)} not found`));
     else if (pod.metadata?.deletionTimestamp) out.push(invalid(f, n, `find pod ${n} already terminating`));
-    else if (pod.metadata?.ownerReferences?.find((r) => r.controller)?.uid !== cs.metadata?.uid) out.push(invalid(f, n, `find pod ${n} owner is not this CloneSet`));
+    else if (!isControlledBy(pod, cs.metadata?.uid)) out.push(invalid(f, n, `find pod ${n} owner is not this CloneSet`));
   }
+}
+
+/** IntOrString.String() as the webhook quotes a value it could not read: "<nil>" for a nil pointer. */
+const intOrStringText = (v: IntOrString | undefined | null) => (v === undefined || v === null ? '<nil>' : String(v));
+const MIN_INT64 = -(2n ** 63n);
+const int64Text = (v: bigint) => v.toString();
+
+/** metav1.GetControllerOf(pod) is set and carries this UID (a pod with no controller is nobody's, even on CREATE). */
+function isControlledBy(pod: Pod, uid: string | undefined): boolean {
+  const owner = pod.metadata?.ownerReferences?.find((r) => r.controller === true);
+  return owner !== undefined && owner.uid === uid;
 }
 
 function validateUpdateStrategy(cs: CloneSet, out: Violation[]): void {
@@ -99,21 +102,38 @@ function validateUpdateStrategy(cs: CloneSet, out: Violation[]): void {
   if (u.type !== 'ReCreate' && u.type !== 'InPlaceIfPossible' && u.type !== 'InPlaceOnly') {
     out.push(invalid(`${f}.type`, u.type ?? '', "must be 'ReCreate', InPlaceIfPossible or 'InPlaceOnly'"));
   }
-  const partition = legacyValue(u.partition, replicas, true);
-  if ('error' in partition) out.push(invalid(`${f}.partition`, u.partition, `failed getValueFromIntOrPercent for partition: ${partition.error}`));
-  else if (partition.value < 0) out.push(invalid(`${f}.partition`, partition.value, 'must be greater than or equal to 0'));
+  // v1.9.0 reads all three with GetScaledValueFromIntOrPercent: a string must be a percentage, which may be fractional.
+  const partition = scaledValue(u.partition, replicas, true);
+  if ('error' in partition) out.push(invalid(`${f}.partition`, intOrStringText(u.partition), `failed GetScaledValueFromIntOrPercent for partition: ${partition.error}`));
+  const p = 'value' in partition ? partition.value : 0n;
+  if (p < 0n) out.push(invalid(`${f}.partition`, Number(p), 'must be greater than or equal to 0', p === MIN_INT64 || p < -(2n ** 53n) ? int64Text(p) : undefined));
   validatePriority(u.priorityStrategy, out);
   validateScatter(u.scatterStrategy, out);
-  const unavailable = legacyValue(u.maxUnavailable, replicas, true);
-  if ('error' in unavailable) out.push(invalid(`${f}.maxUnavailable`, u.maxUnavailable, `failed getValueFromIntOrPercent for maxUnavailable: ${unavailable.error}`));
-  const surge = legacyValue(u.maxSurge, replicas, true);
-  if ('error' in surge) out.push(invalid(`${f}.maxSurge`, u.maxSurge, `failed getValueFromIntOrPercent for maxSurge: ${surge.error}`));
-  const un = 'value' in unavailable ? unavailable.value : 0;
-  const su = 'value' in surge ? surge.value : 0;
-  if (u.type === 'InPlaceOnly' && su >= 1) out.push(invalid(`${f}.maxSurge`, String(u.maxSurge), 'can not use maxSurge with strategy type InPlaceOnly'));
-  if (replicas > 0 && un < 1 && su < 1) {
+  let un = 0n;
+  if (u.maxUnavailable !== undefined && u.maxUnavailable !== null) {
+    const r = scaledValue(u.maxUnavailable, replicas, true);
+    if ('error' in r) out.push(invalid(`${f}.maxUnavailable`, intOrStringText(u.maxUnavailable), `failed GetScaledValueFromIntOrPercent for maxUnavailable: ${r.error}`));
+    else un = r.value;
+  }
+  let su = 0n;
+  if (u.maxSurge !== undefined && u.maxSurge !== null) {
+    const r = scaledValue(u.maxSurge, replicas, true);
+    if ('error' in r) out.push(invalid(`${f}.maxSurge`, intOrStringText(u.maxSurge), `failed GetScaledValueFromIntOrPercent for maxSurge: ${r.error}`));
+    else su = r.value;
+    if (u.type === 'InPlaceOnly' && su > 0n) out.push(invalid(`${f}.maxSurge`, intOrStringText(u.maxSurge), 'can not use maxSurge with strategy type InPlaceOnly'));
+  }
+  if (replicas > 0 && un < 1n && su < 1n) {
     out.push(invalid(`${f}.maxUnavailable`, u.maxUnavailable, 'maxUnavailable and maxSurge should not both be less than 1', goIntOrString(u.maxUnavailable)));
   }
+}
+
+/** v1.9.0: progressDeadlineSeconds ≥ 0 and, unless it is math.MaxInt32 ("no deadline"), above minReadySeconds. */
+function validateProgressDeadline(cs: CloneSet, out: Violation[]): void {
+  const d = cs.spec?.progressDeadlineSeconds;
+  if (d === undefined || d === null) return;
+  const f = 'spec.progressDeadlineSeconds';
+  if (d < 0) out.push(invalid(f, d, 'must be greater than or equal to 0'));
+  if (d !== 2147483647 && d <= (cs.spec?.minReadySeconds ?? 0)) out.push(invalid(f, d, 'must be greater than minReadySeconds'));
 }
 
 function validatePriority(p: UpdatePriorityStrategy | undefined, out: Violation[]): void {
@@ -151,10 +171,11 @@ export function validateCloneSetCreate(cs: CloneSet, old: CloneSet | undefined, 
   validateSelectorAndTemplate(cs, out);
   validateScaleStrategy(cs, old, ctx, out);
   validateUpdateStrategy(cs, out);
+  validateProgressDeadline(cs, out);
   return dedupe(out);
 }
 
-const MUTABLE = ['replicas', 'template', 'lifecycle', 'scaleStrategy', 'updateStrategy', 'minReadySeconds', 'volumeClaimTemplates', 'revisionHistoryLimit'];
+const MUTABLE = ['replicas', 'template', 'lifecycle', 'scaleStrategy', 'updateStrategy', 'minReadySeconds', 'progressDeadlineSeconds', 'volumeClaimTemplates', 'revisionHistoryLimit'];
 
 /** validateCloneSetUpdate: B (only the listed spec fields change), C (InPlaceOnly: images only), then A. */
 export function validateCloneSet(cs: CloneSet, old: CloneSet | undefined, ctx: CloneSetValidationContext): Violation[] {
@@ -162,7 +183,7 @@ export function validateCloneSet(cs: CloneSet, old: CloneSet | undefined, ctx: C
   const out: Violation[] = [];
   const strip = (c: CloneSet) => Object.fromEntries(Object.entries(c.spec ?? {}).filter(([k]) => !MUTABLE.includes(k)));
   if (!deepEqual(strip(cs), strip(old))) {
-    out.push({ field: 'spec', type: 'Forbidden', detail: "updates to cloneset spec for fields other than 'replicas', 'template', 'lifecycle', 'scaleStrategy', 'updateStrategy', 'minReadySeconds', 'volumeClaimTemplates' and 'revisionHistoryLimit' are forbidden" });
+    out.push({ field: 'spec', type: 'Forbidden', detail: "updates to cloneset spec for fields other than 'replicas', 'template', 'lifecycle', 'scaleStrategy', 'updateStrategy', 'minReadySeconds', 'progressDeadlineSeconds', 'volumeClaimTemplates' and 'revisionHistoryLimit' are forbidden" });
   }
   if (cs.spec?.updateStrategy?.type === 'InPlaceOnly') {
     const ops = fjp.compare(normalizedTemplate(old).spec ?? {}, normalizedTemplate(cs).spec ?? {});

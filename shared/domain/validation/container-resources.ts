@@ -65,7 +65,8 @@ function validateQuantity(name: string, q: Parsed, f: string): Violation[] {
 const sortedEntries = (m: Json | undefined): [string, Parsed | undefined][] =>
   Object.keys(m ?? {}).sort().map((k) => [k, parse(m![k])]);
 
-export function validateResourceRequirements(resources: unknown, f: string): Violation[] {
+/** `podClaimNames`: the pod's spec.resourceClaims names (none in SidecarSet's fake pod). */
+export function validateResourceRequirements(resources: unknown, f: string, podClaimNames: readonly string[] = []): Violation[] {
   const r = obj(resources) ?? {};
   const limits = sortedEntries(obj(r.limits));
   const limitByName = new Map(limits);
@@ -97,12 +98,16 @@ export function validateResourceRequirements(resources: unknown, f: string): Vio
     if (name === 'cpu' || name === 'memory') qosResources = true;
   }
   if (hugePages && !qosResources) out.push(forbidden(f, 'HugePages require cpu or memory'));
-  out.push(...validateClaimNames(r.claims, `${f}.claims`));
+  out.push(...validateClaimNames(r.claims, `${f}.claims`, podClaimNames));
   return out;
 }
 
-/** The fake pod declares no resourceClaims, so every named claim is also Not found. */
-function validateClaimNames(claims: unknown, f: string): Violation[] {
+/** A claim name the pod does not declare is Not found, the declared ones listed sorted (or "which is empty"). */
+function validateClaimNames(claims: unknown, f: string, podClaimNames: readonly string[]): Violation[] {
+  const declared = new Set(podClaimNames);
+  const listed = [...declared].sort();
+  const notDeclared = listed.length === 0 ? 'must be one of the names in pod.spec.resourceClaims which is empty'
+    : `must be one of the names in pod.spec.resourceClaims: ${listed.join(', ')}`;
   const out: Violation[] = [];
   const keys = new Set<string>();
   const requestsPerClaim = new Map<string, number>();
@@ -128,7 +133,7 @@ function validateClaimNames(claims: unknown, f: string): Violation[] {
       if (request !== '' && !keys.has(key)) requestsPerClaim.set(name, (requestsPerClaim.get(name) ?? 0) + 1);
       keys.add(key);
     }
-    out.push(notFound(idx, name, 'must be one of the names in pod.spec.resourceClaims which is empty'));
+    if (!declared.has(name)) out.push(notFound(idx, name, notDeclared));
   });
   return out;
 }

@@ -14,7 +14,14 @@ import { validateVolumeDevices, validateVolumeMounts } from './volume-mounts.js'
 export interface ContainerContext {
   /** Pod volumes that passed validation, by name. */
   volumes: ReadonlyMap<string, Json>;
-  gracePeriod: number;
+  /** The pod's terminationGracePeriodSeconds; undefined (unset) skips the sleep-action bound, as Kubernetes does. */
+  gracePeriod: number | undefined;
+  /** spec.securityContext.hostUsers (default true): `Unmasked` procMount needs false. */
+  hostUsers?: boolean;
+  /** The pod's restartPolicy ('Always' when absent): with 'Never', resize policies must be NotRequired. */
+  restartPolicy?: string;
+  /** The pod's spec.resourceClaims names, which container resources.claims must name. */
+  podClaimNames?: readonly string[];
 }
 
 const terminationMessagePolicies = ['File', 'FallbackToLogsOnError'];
@@ -35,9 +42,9 @@ function validateContainerCommon(c: Json, ctx: ContainerContext, f: string): Vio
   out.push(...validateVolumeMounts(c, ctx.volumes, `${f}.volumeMounts`));
   out.push(...validateVolumeDevices(c, ctx.volumes, `${f}.volumeDevices`));
   out.push(...validatePullPolicy(c.imagePullPolicy, `${f}.imagePullPolicy`));
-  out.push(...validateResourceRequirements(c.resources, `${f}.resources`));
-  out.push(...validateResizePolicy(c.resizePolicy, `${f}.resizePolicy`));
-  out.push(...validateSecurityContext(c.securityContext, `${f}.securityContext`));
+  out.push(...validateResourceRequirements(c.resources, `${f}.resources`, ctx.podClaimNames));
+  out.push(...validateResizePolicy(c.resizePolicy, `${f}.resizePolicy`, ctx.restartPolicy ?? 'Always'));
+  out.push(...validateSecurityContext(c.securityContext, `${f}.securityContext`, ctx.hostUsers ?? true));
   return out;
 }
 
@@ -47,7 +54,7 @@ export function validatePullPolicy(policy: unknown, f: string): Violation[] {
   return pullPolicies.includes(p) ? [] : [notSupported(f, p, pullPolicies)];
 }
 
-function validateResizePolicy(policies: unknown, f: string): Violation[] {
+function validateResizePolicy(policies: unknown, f: string, podRestartPolicy: string): Violation[] {
   const out: Violation[] = [];
   const seen = new Set<string>();
   list(policies).forEach((raw, i) => {
@@ -60,6 +67,7 @@ function validateResizePolicy(policies: unknown, f: string): Violation[] {
     else if (resource !== 'cpu' && resource !== 'memory') out.push(notSupported(f, resource, ['cpu', 'memory']));
     if (restart === '') out.push(required(f));
     else if (restart !== 'NotRequired' && restart !== 'RestartContainer') out.push(notSupported(f, restart, ['NotRequired', 'RestartContainer']));
+    if (podRestartPolicy === 'Never' && restart !== 'NotRequired') out.push(invalid(f, restart, "must be 'NotRequired' when `restartPolicy` is 'Never'"));
   });
   return out;
 }
@@ -84,7 +92,7 @@ export function validateContainers(containers: readonly unknown[], ctx: Containe
   return out;
 }
 
-function validateProbes(c: Json, gracePeriod: number, idx: string): Violation[] {
+function validateProbes(c: Json, gracePeriod: number | undefined, idx: string): Violation[] {
   return [
     ...validateLivenessOrStartupProbe(c.livenessProbe, gracePeriod, `${idx}.livenessProbe`),
     ...validateReadinessProbe(c.readinessProbe, gracePeriod, `${idx}.readinessProbe`),

@@ -8,7 +8,7 @@ const probeHandlers = ['exec', 'httpGet', 'tcpSocket', 'grpc'] as const;
 const lifecycleHandlers = ['exec', 'httpGet', 'tcpSocket', 'sleep'] as const;
 const nonNegative = 'must be greater than or equal to 0';
 
-export function validateLivenessOrStartupProbe(probe: unknown, gracePeriod: number, f: string): Violation[] {
+export function validateLivenessOrStartupProbe(probe: unknown, gracePeriod: number | undefined, f: string): Violation[] {
   const p = obj(probe);
   if (!p) return [];
   const out = validateProbe(p, gracePeriod, f);
@@ -16,7 +16,7 @@ export function validateLivenessOrStartupProbe(probe: unknown, gracePeriod: numb
   return out;
 }
 
-export function validateReadinessProbe(probe: unknown, gracePeriod: number, f: string): Violation[] {
+export function validateReadinessProbe(probe: unknown, gracePeriod: number | undefined, f: string): Violation[] {
   const p = obj(probe);
   if (!p) return [];
   const out = validateProbe(p, gracePeriod, f);
@@ -26,7 +26,7 @@ export function validateReadinessProbe(probe: unknown, gracePeriod: number, f: s
   return out;
 }
 
-function validateProbe(p: Json, gracePeriod: number, f: string): Violation[] {
+function validateProbe(p: Json, gracePeriod: number | undefined, f: string): Violation[] {
   const out = validateHandler(p, probeHandlers, gracePeriod, f);
   for (const k of ['initialDelaySeconds', 'timeoutSeconds', 'periodSeconds', 'successThreshold', 'failureThreshold']) {
     if (num(p[k]) < 0) out.push(invalid(`${f}.${k}`, num(p[k]), nonNegative));
@@ -37,7 +37,7 @@ function validateProbe(p: Json, gracePeriod: number, f: string): Violation[] {
   return out;
 }
 
-export function validateLifecycle(lifecycle: Json, gracePeriod: number, f: string): Violation[] {
+export function validateLifecycle(lifecycle: Json, gracePeriod: number | undefined, f: string): Violation[] {
   const out: Violation[] = [];
   for (const hook of ['postStart', 'preStop'] as const) {
     const h = obj(lifecycle[hook]);
@@ -47,7 +47,7 @@ export function validateLifecycle(lifecycle: Json, gracePeriod: number, f: strin
 }
 
 /** Exactly one handler: the first set one is validated, every later one is Forbidden at its own path. */
-function validateHandler(h: Json, kinds: readonly string[], gracePeriod: number, f: string): Violation[] {
+function validateHandler(h: Json, kinds: readonly string[], gracePeriod: number | undefined, f: string): Violation[] {
   const out: Violation[] = [];
   let count = 0;
   for (const kind of kinds) {
@@ -63,7 +63,7 @@ function validateHandler(h: Json, kinds: readonly string[], gracePeriod: number,
   return out;
 }
 
-function validateAction(kind: string, a: Json, gracePeriod: number, f: string): Violation[] {
+function validateAction(kind: string, a: Json, gracePeriod: number | undefined, f: string): Violation[] {
   switch (kind) {
     case 'exec':
       return list(a.command).length === 0 ? [required(`${f}.command`)] : [];
@@ -75,7 +75,8 @@ function validateAction(kind: string, a: Json, gracePeriod: number, f: string): 
       return validatePortNumOrName(num(a.port), `${f}.port`);
     default: {
       const seconds = num(a.seconds);
-      if (seconds > 0 && seconds <= gracePeriod) return [];
+      // No grace period: the pod's own error says so; the sleep is not judged against it.
+      if (gracePeriod === undefined || (seconds > 0 && seconds <= gracePeriod)) return [];
       const detail = `must be greater than 0 and less than terminationGracePeriodSeconds (${gracePeriod}). Enable AllowPodLifecycleSleepActionZeroValue feature gate for zero sleep.`;
       return [invalid(f, seconds, detail)];
     }

@@ -8,7 +8,7 @@ import { validateLocalDescendingPath } from './paths.js';
 
 const maxId = 2147483647;
 
-export function validateSecurityContext(raw: unknown, f: string): Violation[] {
+export function validateSecurityContext(raw: unknown, f: string, hostUsers = true): Violation[] {
   const sc = obj(raw);
   if (!sc) return [];
   const out: Violation[] = [];
@@ -18,8 +18,8 @@ export function validateSecurityContext(raw: unknown, f: string): Violation[] {
   if (isSet(sc.procMount)) {
     const pm = str(sc.procMount);
     if (pm !== 'Default' && pm !== 'Unmasked') out.push(notSupported(`${f}.procMount`, pm, ['Default', 'Unmasked']));
-    // The fake pod has no securityContext, so hostUsers is true.
-    if (pm === 'Unmasked') out.push(invalid(`${f}.procMount`, pm, '`hostUsers` must be false to use `Unmasked`'));
+    // hostUsers defaults to true (SidecarSet's fake pod has no securityContext).
+    if (hostUsers && pm === 'Unmasked') out.push(invalid(`${f}.procMount`, pm, '`hostUsers` must be false to use `Unmasked`'));
   }
   out.push(...validateSeccompProfile(obj(sc.seccompProfile), `${f}.seccompProfile`));
   if (sc.allowPrivilegeEscalation === false) {
@@ -33,7 +33,7 @@ export function validateSecurityContext(raw: unknown, f: string): Violation[] {
   return out;
 }
 
-function validateSeccompProfile(sp: Json | undefined, f: string): Violation[] {
+export function validateSeccompProfile(sp: Json | undefined, f: string): Violation[] {
   if (!sp) return [];
   const out: Violation[] = [];
   const type = str(sp.type);
@@ -48,7 +48,7 @@ function validateSeccompProfile(sp: Json | undefined, f: string): Violation[] {
   return out;
 }
 
-function validateAppArmorProfile(p: Json | undefined, f: string): Violation[] {
+export function validateAppArmorProfile(p: Json | undefined, f: string): Violation[] {
   if (!p) return [];
   const type = str(p.type);
   const lp = `${f}.localhostProfile`;
@@ -78,7 +78,7 @@ const netBiosRe = /^[^\\/:*?"<>|.][^\\/:*?"<>|]{0,14}$/;
 const dnsLabel = '[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?';
 const windowsDomainDnsRe = new RegExp(`^${dnsLabel}(?:\\.${dnsLabel})*$`);
 
-function validateWindowsOptions(w: Json | undefined, f: string): Violation[] {
+export function validateWindowsOptions(w: Json | undefined, f: string): Violation[] {
   if (!w) return [];
   const out: Violation[] = [];
   if (isSet(w.gmsaCredentialSpecName)) {

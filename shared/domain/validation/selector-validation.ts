@@ -19,7 +19,8 @@ export function validateLabels(labels: Record<string, string> | undefined, field
   return out;
 }
 
-export function validateLabelSelector(selector: LabelSelector | undefined, field: string): Violation[] {
+/** `allowInvalidValues`: LabelSelectorValidationOptions.AllowInvalidLabelValueInSelector (expression values unchecked). */
+export function validateLabelSelector(selector: LabelSelector | undefined, field: string, allowInvalidValues = false): Violation[] {
   if (!selector) return [];
   const out = validateLabels(selector.matchLabels, `${field}.matchLabels`);
   (selector.matchExpressions ?? []).forEach((req, i) => {
@@ -37,7 +38,7 @@ export function validateLabelSelector(selector: LabelSelector | undefined, field
       out.push({ field: `${f}.operator`, type: 'Invalid value', value: req.operator, detail: 'not a valid selector operator' });
     }
     out.push(...validateLabelName(req.key, `${f}.key`));
-    values.forEach((v, j) => {
+    if (!allowInvalidValues) values.forEach((v, j) => {
       for (const detail of isValidLabelValue(v)) out.push({ field: `${f}.values[${j}]`, type: 'Invalid value', value: v, detail });
     });
   });

@@ -46,9 +46,9 @@ const sources: readonly [string, string, string, Validator][] = [
 ];
 
 /** The fake pod kruise validates is named "test"; an ephemeral volume's PVC is "<pod>-<volume>". */
-const podName = 'test';
+const fakePodName = 'test';
 
-function validateSource(v: Json, idx: string): Violation[] {
+function validateSource(v: Json, idx: string, podName: string | undefined): Violation[] {
   const out: Violation[] = [];
   let count = 0;
   for (const [key, forbiddenName, childName, validate] of sources) {
@@ -57,7 +57,7 @@ function validateSource(v: Json, idx: string): Violation[] {
     else {
       count++;
       out.push(...validate(obj(v[key]) ?? {}, `${idx}.${childName}`));
-      if (key === 'ephemeral' && str(v.name) !== '') {
+      if (key === 'ephemeral' && podName && str(v.name) !== '') {
         const pvc = `${podName}-${str(v.name)}`;
         for (const m of nameIsDNSSubdomain(pvc, false)) out.push(invalid(`${idx}.name`, str(v.name), `PVC name ${JSON.stringify(pvc)}: ${m}`));
       }
@@ -71,15 +71,19 @@ function validateSource(v: Json, idx: string): Violation[] {
   return out;
 }
 
-export function validateVolumes(volumes: unknown, f: string): { byName: Map<string, Json>; errors: Violation[] } {
+/**
+ * `podName` is the pod's name for the ephemeral-PVC checks; a pod template has none (Kubernetes passes no pod
+ * metadata there), so those checks are skipped for it.
+ */
+export function validateVolumes(volumes: unknown, f: string, podName: string | undefined = fakePodName): { byName: Map<string, Json>; errors: Violation[] } {
   const errors: Violation[] = [];
   const byName = new Map<string, Json>();
   const items = list(volumes).map((v) => obj(v) ?? {});
-  const createdClaims = new Set(items.filter((v) => isSet(v.ephemeral)).map((v) => `${podName}-${str(v.name)}`));
+  const createdClaims = new Set(podName ? items.filter((v) => isSet(v.ephemeral)).map((v) => `${podName}-${str(v.name)}`) : []);
   items.forEach((v, i) => {
     const idx = `${f}[${i}]`;
     const name = str(v.name);
-    const el = validateSource(v, idx);
+    const el = validateSource(v, idx, podName);
     if (name === '') el.push(required(`${idx}.name`));
     else for (const m of isDNS1123Label(name)) el.push(invalid(`${idx}.name`, name, m));
     if (byName.has(name)) el.push(duplicate(`${idx}.name`, name));
