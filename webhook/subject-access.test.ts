@@ -88,6 +88,7 @@ test('forged reviews with a fresh username each spend their source\'s SAR budget
   assert.equal(sent() - before, 5 * 2 * MAX_CHECKED_NAMESPACES);
   const refused = await call('forged-5', '10.9.9.9');
   assert.equal(refused.allowed, false);
+  assert.equal(refused.status?.code, 403);
   assert.match(refused.status?.message ?? '', /too many access checks from 10\.9\.9\.9/);
   assert.equal(sent() - before, 5 * 2 * MAX_CHECKED_NAMESPACES, 'no SAR for the refused review');
   // The apiserver is another source: its budget is whole, and a user's answers are cached as before.

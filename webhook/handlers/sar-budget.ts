@@ -4,6 +4,7 @@
 // 2 × MAX_CHECKED_NAMESPACES SARs under the webhook's identity. The budget is charged to the connection's peer, which
 // a forger cannot choose, not to the claimed user, which they can: one source spends only its own budget, and the
 // apiserver's own reviews (its source) are never refused for someone else's.
+import { AdmissionDeniedError } from '../../shared/errors.js';
 import type { CanWrite } from './write-access.js';
 
 export interface SarBudgetOptions {
@@ -17,10 +18,13 @@ export interface SarBudgetOptions {
   maxSources?: number;
 }
 
-/** Thrown when a source has spent its budget: the review is refused with this message, the SAR never sent. */
-export class SarBudgetError extends Error {
+/**
+ * Thrown when a source has spent its budget: the review is denied (403) with this message, the SAR never sent, and
+ * nothing is logged above info (a flood of forged reviews must not become a flood of error lines).
+ */
+export class SarBudgetError extends AdmissionDeniedError {
   constructor(source: string) {
-    super(`too many access checks from ${source}: the SubjectAccessReview budget of this source is spent; retry in a minute`);
+    super(`too many access checks from ${source}: the SubjectAccessReview budget of this source is spent; retry in a minute`, 403);
     this.name = 'SarBudgetError';
   }
 }
