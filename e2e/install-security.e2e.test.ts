@@ -6,12 +6,17 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { readFileSync } from 'node:fs';
 import { loadAll } from 'js-yaml';
+import { parseFeatureGates } from '../shared/feature-gates.js';
 import { getJson, kubectl, kubectlOk, stack } from './harness/kube.js';
 
 const s = stack();
 const skip = typeof s === 'string' ? s : false;
 const repo = join(import.meta.dirname, '..');
+/** Whether the installed release turns ResourceDistribution on (the harness does by default): its RBAC depends on it. */
+const rdOn = typeof s !== 'string' && !!s.release &&
+  parseFeatureGates(String((JSON.parse(readFileSync(s.release.valuesFile, 'utf8')) as { featureGates?: string }).featureGates ?? '')).gates.ResourceDistributionGate;
 
 interface Doc { kind: string; metadata: { name: string; namespace?: string; labels?: Record<string, string> }; spec?: any }
 const rendered = () => loadAll(kubectlOk(['kustomize', join(repo, 'manifests')])) as Doc[];
@@ -68,7 +73,15 @@ describe('install: identities, pod security and disruption settings', { skip }, 
       ['watch', 'configmaps/kruise-configuration', 'kruise-system', true],
       ['update', 'secrets/kruise-webhook-certs', 'kruise-system', true],
       ['create', 'secrets', 'kruise-system', true],
+      // ConfigMaps: the ResourceDistribution dry-run's only, so only with its gate (review N-L4).
+      ['create', 'configmaps', 'kruise-system', rdOn],
       ['update', 'mutatingwebhookconfigurations/kruise-mutating-webhook-configuration', undefined, true],
+      // Its two configurations and the conversion CRD are watched, by name only (issue 24 class 7).
+      ['watch', 'mutatingwebhookconfigurations/kruise-mutating-webhook-configuration', undefined, true],
+      ['list', 'validatingwebhookconfigurations/kruise-validating-webhook-configuration', undefined, true],
+      ['watch', 'customresourcedefinitions.apiextensions.k8s.io/sidecarsets.apps.kruise.io', undefined, true],
+      ['watch', 'customresourcedefinitions.apiextensions.k8s.io', undefined, false],
+      ['watch', 'validatingwebhookconfigurations', undefined, false],
       ['update', 'validatingwebhookconfigurations/kruise-validating-webhook-configuration', undefined, true],
       ['create', 'subjectaccessreviews.authorization.k8s.io', undefined, true],
       // The conversion caBundle of the CRDs that call /convert, by name only.
@@ -103,6 +116,17 @@ describe('install: identities, pod security and disruption settings', { skip }, 
       ['create', 'controllerrevisions.apps', 'kruise-system', true],
       ['update', 'leases.coordination.k8s.io', 'kruise-system', true],
       ['create', 'secrets', 'kruise-daemon-config', true],
+      // Secrets (review N-M4): GET anywhere (the pull Secrets a job names), list/watch in kruise-daemon-config only;
+      // cluster-wide list, watch and writes only with ResourceDistribution on.
+      ['get', 'secrets', 'default', true],
+      ['list', 'secrets', 'kruise-daemon-config', true],
+      ['watch', 'secrets', 'kruise-daemon-config', true],
+      ['list', 'secrets', 'default', rdOn],
+      ['watch', 'secrets', '*', rdOn],
+      ['create', 'secrets', 'default', rdOn],
+      ['create', 'configmaps', 'default', true],
+      ['update', 'configmaps', 'default', rdOn],
+      ['list', 'resourcedistributions.apps.kruise.io', undefined, rdOn],
       ['patch', 'sidecarsets.apps.kruise.io#status', undefined, true],
       ['update', 'sidecarsets.apps.kruise.io#status', undefined, false],
       ['list', 'customresourcedefinitions.apiextensions.k8s.io', undefined, false],
@@ -119,6 +143,35 @@ describe('install: identities, pod security and disruption settings', { skip }, 
       ['update', 'pods', 'default', false],
       ['create', 'subjectaccessreviews.authorization.k8s.io', undefined, false],
     ]);
+  });
+
+  it('kruise-webhook may create for real only its certificate Secret (Opaque or kubernetes.io/tls); anything else only as a dry-run (review N-L4)', () => {
+    const as = ['-n', 'kruise-system', '--as=system:serviceaccount:kruise-system:kruise-webhook'];
+    const create = (obj: object, dryRun = false) => kubectl(['create', ...as, ...(dryRun ? ['--dry-run=server'] : []), '-f', '-'], JSON.stringify(obj));
+    const secret = (name: string, type: string, extra: object = {}) => ({ apiVersion: 'v1', kind: 'Secret', metadata: { name, ...extra }, type, stringData: { k: 'v' } });
+    const refusedByPolicy = (r: { code: number; stderr: string }, what: string) => {
+      assert.notEqual(r.code, 0, `${what} was created`);
+      assert.match(r.stderr, /kruise-webhook-creates|kruise-webhook may create only its certificate Secret/, what);
+    };
+    refusedByPolicy(create(secret('e2e-planted', 'Opaque')), 'an Opaque Secret of another name');
+    // The review's case: kruise-webhook-certs re-created as a token Secret of kruise-manager, to read it back.
+    kubectl(['delete', 'secret', '-n', 'kruise-system', 'e2e-planted', '--ignore-not-found']);
+    refusedByPolicy(create(secret('kruise-webhook-certs', 'kubernetes.io/service-account-token', { annotations: { 'kubernetes.io/service-account.name': 'kruise-manager' } })),
+      'a service-account-token Secret named kruise-webhook-certs');
+    // Dry-runs (the ResourceDistribution handler's) pass, whatever the type; nothing is stored.
+    for (const type of ['Opaque', 'example.com/any-type']) {
+      const dry = create(secret('e2e-dry-run', type), true);
+      assert.equal(dry.code, 0, `a ${type} dry-run: ${dry.stderr}`);
+    }
+    refusedByPolicy(create(secret('kruise-webhook-certs', 'example.com/any-type')), 'the certificate Secret\'s name with another type');
+    if (rdOn) {
+      const cm = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'kruise-configuration-e2e' }, data: {} };
+      refusedByPolicy(create(cm), 'a ConfigMap');
+      assert.equal(create(cm, true).code, 0, 'a ConfigMap dry-run');
+    }
+    // Other identities are not concerned: an admin still creates what it likes.
+    const admin = kubectl(['create', '-n', 'kruise-system', '--dry-run=server', '-f', '-'], JSON.stringify(secret('e2e-admin', 'Opaque')));
+    assert.equal(admin.code, 0, admin.stderr);
   });
 
   describe('PodSecurity, with the namespaces labelled as manifests/ labels them', () => {

@@ -9,6 +9,8 @@ import { fileURLToPath } from 'node:url';
 import { load, loadAll } from 'js-yaml';
 import { CHART_DIR, findHelm, helmTemplate } from './chart.js';
 import { CRDS } from '../shared/api/crds.js';
+import { parseFeatureGates } from '../shared/feature-gates.js';
+import { WATCHED_OBJECTS } from '../certs/config-watch.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const helm = findHelm(repoRoot, process.env);
@@ -23,7 +25,11 @@ interface Obj {
   spec?: { replicas?: number; template?: { spec: PodSpec }; isCA?: boolean; issuerRef?: { name: string }; selfSigned?: object; ca?: { secretName: string }; secretName?: string };
   webhooks?: { name: string; failurePolicy: string; timeoutSeconds: number; namespaceSelector?: { matchLabels?: Record<string, string>; matchExpressions: { key: string }[] }; objectSelector?: unknown }[];
   data?: Record<string, string>;
+  rules?: Rule[];
+  roleRef?: { kind: string; name: string };
+  subjects?: { kind: string; name: string; namespace?: string }[];
 }
+interface Rule { apiGroups: string[]; resources: string[]; verbs: string[]; resourceNames?: string[] }
 
 const tmp = mkdtempSync(join(tmpdir(), 'kruise-ts-chart-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
@@ -245,5 +251,63 @@ describe('charts/kruise-ts', { skip: noHelm }, () => {
     for (const o of crds(render({}))) assert.equal(o.metadata.annotations?.['cert-manager.io/inject-ca-from'], undefined, `${o.metadata.name} without externalCerts`);
     const notKept = crds(render({ externalCerts: { enabled: true }, crds: { keep: false } })).find((o) => o.metadata.name === 'sidecarsets.apps.kruise.io');
     assert.deepEqual(notKept?.metadata.annotations, { 'cert-manager.io/inject-ca-from': 'kruise-system/kruise-webhook-cert' });
+  });
+  describe('RBAC (review N-M4, M3, H2, N-L4)', () => {
+    const RD_ROLE = 'kruise-manager-resourcedistribution-role';
+    /** The verbs on `resource` (core group) the rules of `role` grant. */
+    const verbsOn = (role: Obj | undefined, resource: string) => (role?.rules ?? [])
+      .filter((r) => r.apiGroups.includes('') && r.resources.includes(resource)).flatMap((r) => r.verbs).sort();
+    /** Every rule bound to the ServiceAccount cluster-wide (ClusterRoleBindings). */
+    const clusterRules = (objs: Obj[], sa: string) => objs
+      .filter((o) => o.kind === 'ClusterRoleBinding' && o.subjects?.some((x) => x.name === sa && x.namespace === 'kruise-system'))
+      .flatMap((b) => find(objs, 'ClusterRole', b.roleRef!.name)?.rules ?? []);
+
+    it('the ResourceDistribution ClusterRole and its binding only with ResourceDistributionGate on, read as FEATURE_GATES is read', () => {
+      for (const gates of ['', 'ImagePullJobGate=true', 'ResourceDistributionGate=true', ' ResourceDistributionGate = True ,ImagePullJobGate=true',
+        'ResourceDistributionGate=false', 'AllAlpha=true', 'AllAlpha=true,ResourceDistributionGate=false', 'ResourceDistributionGate=true,ResourceDistributionGate=false']) {
+        const objs = render({ featureGates: gates });
+        const on = parseFeatureGates(gates).gates.ResourceDistributionGate;
+        assert.equal(!!find(objs, 'ClusterRole', RD_ROLE), on, `"${gates}": role`);
+        assert.equal(!!find(objs, 'ClusterRoleBinding', `${RD_ROLE.replace(/-role$/, '')}-rolebinding`), on, `"${gates}": binding`);
+        // The webhook's ConfigMap create is the RD dry-run's only.
+        assert.deepEqual(verbsOn(get(objs, 'Role', 'kruise-webhook-role'), 'configmaps'), on ? ['create', 'list', 'watch'] : ['list', 'watch'], `"${gates}": webhook configmaps`);
+      }
+      const rd = get(render({ featureGates: 'ResourceDistributionGate=true' }), 'ClusterRole', RD_ROLE);
+      assert.deepEqual(verbsOn(rd, 'secrets'), ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch']);
+    });
+
+    it('kruise-manager: Secrets by GET only cluster-wide, list/watch only in kruise-daemon-config; no Secret or ConfigMap writes anywhere else', () => {
+      const objs = render();
+      const rules = clusterRules(objs, 'kruise-manager');
+      const granted = (resource: string) => [...new Set(rules.filter((r) => r.apiGroups.includes('') && r.resources.includes(resource)).flatMap((r) => r.verbs))].sort();
+      assert.deepEqual(granted('secrets'), ['get']);
+      assert.deepEqual(granted('configmaps'), ['create', 'get', 'patch'], 'launch priority\'s barrier only');
+      assert.ok(!rules.some((r) => r.apiGroups.includes('apps.kruise.io') && r.resources.some((x) => x.startsWith('resourcedistributions'))), 'no RD rights without the gate');
+      assert.deepEqual(verbsOn(get(objs, 'Role', 'kruise-manager-secret-copies-role'), 'secrets'), ['create', 'delete', 'list', 'update', 'watch']);
+      assert.equal(get(objs, 'Role', 'kruise-manager-secret-copies-role').metadata.namespace, 'kruise-daemon-config');
+    });
+
+    it('kruise-webhook lists and watches exactly the objects certs/config-watch.ts watches, by name', () => {
+      const role = get(render(), 'ClusterRole', 'kruise-webhook-role');
+      const nameOf = (w: (typeof WATCHED_OBJECTS)[number]) => w.options.fieldSelector!.replace('metadata.name=', '');
+      const watchRules = role.rules!.filter((r) => r.verbs.includes('watch') && r.resources.some((p) => WATCHED_OBJECTS.some((w) => w.resource.plural === p)));
+      for (const r of watchRules) {
+        const want = WATCHED_OBJECTS.filter((w) => r.resources.includes(w.resource.plural)).map(nameOf).sort();
+        assert.deepEqual([...(r.resourceNames ?? ['(any name)'])].sort(), want, r.resources.join(','));
+        assert.ok(r.verbs.includes('list'), r.resources.join(','));
+      }
+      for (const w of WATCHED_OBJECTS) {
+        assert.ok(watchRules.some((r) => r.apiGroups.includes(w.resource.group) && r.resources.includes(w.resource.plural) && r.resourceNames?.includes(nameOf(w))), nameOf(w));
+      }
+    });
+
+    it('the webhook\'s create policy (ValidatingAdmissionPolicy v1 + binding) by default; webhookCreatePolicy.enabled=false: none', () => {
+      const objs = render();
+      const policy = get(objs, 'ValidatingAdmissionPolicy', 'kruise-webhook-creates');
+      assert.equal(policy.apiVersion, 'admissionregistration.k8s.io/v1');
+      assert.equal((get(objs, 'ValidatingAdmissionPolicyBinding', 'kruise-webhook-creates').spec as { policyName?: string }).policyName, 'kruise-webhook-creates');
+      const off = render({ webhookCreatePolicy: { enabled: false } });
+      assert.equal(off.filter((o) => o.kind.startsWith('ValidatingAdmissionPolicy')).length, 0);
+    });
   });
 });

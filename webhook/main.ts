@@ -1,6 +1,6 @@
 // Composition root of the admission webhook: the only place that reads process.env, handles signals or exits.
 import { setMaxListeners } from 'node:events';
-import { AuthorizationV1Api, type KubernetesObject } from '@kubernetes/client-node';
+import type { KubernetesObject } from '@kubernetes/client-node';
 import { configOrExit, loadConfig, type Config } from '../shared/config.js';
 import { createLogger, type Logger } from '../shared/log.js';
 import { VERSION } from '../shared/version.js';
@@ -17,11 +17,12 @@ import { fsStore, secretStore } from '../certs/store.js';
 import { webhookCaBundles } from '../certs/webhook-config.js';
 import { allCaBundles, crdCaBundles, type Crd, type CrdApi } from '../certs/crd-conversion.js';
 import { certWriterProblem } from '../certs/writer-check.js';
+import { identityOnly, watchCaBundleObjects } from '../certs/config-watch.js';
 import { buildApp } from './app.js';
 import { drainThenClose } from './drain.js';
 import { startAdmissionCaches } from './caches.js';
 import { makeRoutes } from './handlers/index.js';
-import { cachedCanWrite, type CanWrite } from './handlers/write-access.js';
+import { subjectAccess } from './subject-access.js';
 import { buildHealthApp } from './health.js';
 import { createMetrics } from './metrics.js';
 import { startMetricsServer } from '../shared/metrics-server.js';
@@ -35,7 +36,7 @@ function crdApi(rest: KubeRest): CrdApi {
   };
 }
 
-function certificateSource(config: Config, kube: Kube, rest: KubeRest, log: Logger): CertificateSource {
+function certificateSource(config: Config, kube: Kube, rest: KubeRest, log: Logger, signal: AbortSignal): CertificateSource {
   const clock = systemClock;
   const certLog = log.child({ component: 'certs' });
   if (config.certWriter === 'external') return fileSource({ dir: config.certDir, clock, log: certLog });
@@ -59,7 +60,11 @@ function certificateSource(config: Config, kube: Kube, rest: KubeRest, log: Logg
       if (r.updated.length) certLog.info({ updated: r.updated }, 'patched CRD conversion webhooks');
     }),
   ]);
-  return selfSignedSource({ store, caBundle, host, renewBeforeMs: config.renewBeforeMs, clock, log: certLog });
+  const source = selfSignedSource({ store, caBundle, host, renewBeforeMs: config.renewBeforeMs, clock, log: certLog });
+  // A configuration or CRD changed by someone else (a helm upgrade adding webhooks) gets its caBundle at once, not at
+  // the next resync. Informers of their own: they are not admission caches, and readiness does not wait for them.
+  watchCaBundleObjects(informerFactory({ rest, signal, log: certLog, transform: () => identityOnly }), () => source.resync());
+  return source;
 }
 
 /** Admission waits this long for one API call it makes (dry-run, SubjectAccessReview); the apiserver's own is 10 s. */
@@ -100,22 +105,10 @@ function dryRunCreate(kube: Kube, namespace: string) {
   };
 }
 
-/** A SubjectAccessReview for the requesting user (review H5); answers cached briefly per user and namespace. */
-function subjectAccess(kube: Kube): CanWrite {
-  const api = kube.kc.makeApiClient(AuthorizationV1Api);
-  return cachedCanWrite(async (user, verb, resource, namespace) => {
-    const body = {
-      apiVersion: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview',
-      spec: { user: user.username, uid: user.uid, groups: user.groups, extra: user.extra,
-        resourceAttributes: { group: '', resource, verb, ...(namespace ? { namespace } : {}) } },
-    };
-    try {
-      const r = await withinMs(api.createSubjectAccessReview({ body }), ADMISSION_CALL_TIMEOUT_MS, 'SubjectAccessReview');
-      return r.status?.allowed === true;
-    } catch (err) {
-      throw new Error(`cannot check whether user "${user.username}" may ${verb} ${resource} in ${namespace ? `namespace "${namespace}"` : 'every namespace'}: ${apiMessage(err)}`);
-    }
-  }, { now: () => Date.now() });
+/** SubjectAccessReviews over their own REST client, whose timeout is the admission call's (review N-L3). */
+function sarClient(kube: Kube) {
+  const rest = makeRest(kube.kc, { timeoutMs: ADMISSION_CALL_TIMEOUT_MS, userAgent: `kruise-webhook/${VERSION}` });
+  return subjectAccess(rest, { now: () => Date.now() });
 }
 
 async function main(): Promise<void> {
@@ -138,11 +131,11 @@ async function main(): Promise<void> {
   const probes = cacheProbes(caches, windows);
   // Ready without the SidecarSets, so that /convert is reachable to list them (caches.ts readinessHealth).
   const readyProbes = cacheProbes(caches.readinessHealth, windows);
-  const source = certificateSource(config, kube, rest, log);
+  const source = certificateSource(config, kube, rest, log, stop.signal);
   void source.start(stop.signal);
 
   const drain = { draining: false };
-  const readiness = () => (drain.draining ? 'shutting down' : null) ?? readyProbes.readiness() ?? (source.healthy() ? null : 'no valid serving certificate');
+  const readiness = () => (drain.draining ? 'shutting down' : null) ?? readyProbes.readiness() ?? (source.healthy() ? null : (source.problem?.() ?? 'no valid serving certificate'));
   const health = buildHealthApp({ log, readiness, liveness: probes.liveness, metrics });
   await health.listen({ host: config.bindAddress, port: config.healthPort });
   const metricsServer = config.metricsListen && await startMetricsServer({ ...config.metricsListen, registry: metrics.registry });
@@ -150,7 +143,7 @@ async function main(): Promise<void> {
   log.info({ writer: config.certWriter }, 'waiting for the serving certificate');
   const first = await firstCertificate(source, stop.signal);
   if (!first) return;
-  const routes = makeRoutes({ caches, gates: config.featureGates, now: () => new Date(), random: Math.random, dryRunCreate: dryRunCreate(kube, config.namespace), canWrite: subjectAccess(kube) });
+  const routes = makeRoutes({ caches, gates: config.featureGates, now: () => new Date(), random: Math.random, dryRunCreate: dryRunCreate(kube, config.namespace), canWrite: sarClient(kube) });
   const app = buildApp({ log, routes, metrics, limits: config.webhookServer, drain, tls: { key: first.key, cert: first.cert } });
   attachCertificateSource(app.server as unknown as { setSecureContext(o: { key: string; cert: string }): void }, source, { log, metrics });
   await app.listen({ host: config.bindAddress, port: config.webhookPort });

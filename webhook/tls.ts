@@ -16,8 +16,10 @@ export interface CertificateSource {
   current(): ServingCert | undefined;
   /** Runs until signal aborts; the first pair (if obtainable) is loaded before the returned promise settles or soon after. */
   start(signal: AbortSignal): Promise<void>;
-  /** True while a usable, unexpired pair is loaded. */
+  /** True while a usable, unexpired pair is loaded (and, where the source can tell, still trusted by the apiserver). */
   healthy(): boolean;
+  /** Why the source is not healthy, when it can say more than "no valid serving certificate". */
+  problem?(): string | null;
   onChange(cb: (c: ServingCert) => void): void;
 }
 

@@ -22,6 +22,9 @@ export const resources = {
   events: core('events', 'Event'),
   controllerRevisions: { group: 'apps', version: 'v1', plural: 'controllerrevisions', kind: 'ControllerRevision', namespaced: true },
   leases: { group: 'coordination.k8s.io', version: 'v1', plural: 'leases', kind: 'Lease', namespaced: true },
+  mutatingWebhookConfigurations: { group: 'admissionregistration.k8s.io', version: 'v1', plural: 'mutatingwebhookconfigurations', kind: 'MutatingWebhookConfiguration', namespaced: false },
+  validatingWebhookConfigurations: { group: 'admissionregistration.k8s.io', version: 'v1', plural: 'validatingwebhookconfigurations', kind: 'ValidatingWebhookConfiguration', namespaced: false },
+  subjectAccessReviews: { group: 'authorization.k8s.io', version: 'v1', plural: 'subjectaccessreviews', kind: 'SubjectAccessReview', namespaced: false },
   customResourceDefinitions: { group: 'apiextensions.k8s.io', version: 'v1', plural: 'customresourcedefinitions', kind: 'CustomResourceDefinition', namespaced: false },
   // v1beta1, the storage version since OpenKruise v1.9: read natively, no /convert call per object; its daemon and
   // controllers use v1beta1 for the image kinds too (spec/openkruise-v1.9.md §1, §5.1).

@@ -11,8 +11,14 @@ import { encodeReview, JSON_CONTENT_TYPE } from './encode.js';
 import { readJsonBody, type JsonParser } from './body.js';
 import type { ByteBudget } from './byte-budget.js';
 
+/** What a handler knows of a review beyond its content. */
+export interface ReviewContext {
+  /** The peer address the review came from: the apiserver, or anyone who reaches the port (budgets are charged to it). */
+  source: string;
+}
+
 /** Handlers are pure over the request; the route logs at the boundary with the review's identity (style P11). */
-export type AdmissionHandler = (req: AdmissionRequest) => AdmissionResult | Promise<AdmissionResult>;
+export type AdmissionHandler = (req: AdmissionRequest, ctx?: ReviewContext) => AdmissionResult | Promise<AdmissionResult>;
 
 export interface WebhookRoute {
   /** OpenKruise's path, e.g. /mutate-pod. */
@@ -93,7 +99,7 @@ export function registerAdmissionRoute(app: FastifyInstance, route: WebhookRoute
     const start = process.hrtime.bigint();
     let result: AdmissionResult;
     try {
-      const r = await route.handler(req);
+      const r = await route.handler(req, { source: request.socket.remoteAddress ?? 'unknown' });
       result = isResult(r) ? r : errored(500, new Error('internal error: handler returned no AdmissionResponse'));
     } catch (err) {
       result = resultFromError(err);

@@ -31,7 +31,7 @@ export function validateResourceDistributionRoute(deps: ValidateResourceDistribu
   return {
     path: '/validate-apps-kruise-io-v1alpha1-resourcedistribution',
     name: 'validate-resourcedistribution',
-    handler: async (req) => {
+    handler: async (req, ctx) => {
       requireGate(deps.gates, 'ResourceDistributionGate');
       if (!isCreateOrUpdate(req)) return allowed();
       decodeRequestObjects(req, ResourceDistributionDecoder);
@@ -46,7 +46,7 @@ export function validateResourceDistributionRoute(deps: ValidateResourceDistribu
       // An update that leaves spec alone distributes nothing new: the garbage collector's finalizer edits and label
       // edits by users without write access to the copies must pass.
       if (deps.canWrite && (!old || !isDeepStrictEqual(old.spec, obj.spec))) {
-        const refusal = await writeRefusal(deps.canWrite, requestUser(req), plural[String(resource.kind)]!, obj.spec?.targets);
+        const refusal = await writeRefusal(deps.canWrite, requestUser(req), plural[String(resource.kind)]!, obj.spec?.targets, ctx?.source);
         if (refusal) return denied(refusal);
       }
       const dryRunError = deps.dryRunCreate ? await deps.dryRunCreate(resource) : undefined;

@@ -21,9 +21,10 @@ export type WriteVerb = 'create' | 'update';
 
 /**
  * Whether `user` may `verb` the core-group `resource` (e.g. `secrets`) in `namespace` (`''`: in every namespace).
- * Rejects when it cannot tell (timeout, apiserver error): the caller refuses rather than guesses.
+ * Rejects when it cannot tell (timeout, apiserver error, the source's budget spent): the caller refuses rather than
+ * guesses. `source` is the address the review came from, which the SAR budget is charged to (sar-budget.ts).
  */
-export type CanWrite = (user: RequestUser, verb: WriteVerb, resource: string, namespace: string) => Promise<boolean>;
+export type CanWrite = (user: RequestUser, verb: WriteVerb, resource: string, namespace: string, source?: string) => Promise<boolean>;
 
 /** Explicit namespaces checked per review; each costs two SubjectAccessReviews unless cached. */
 export const MAX_CHECKED_NAMESPACES = 50;
@@ -62,14 +63,14 @@ export function writeScope(targets: ResourceDistributionTargets | undefined): { 
  * Namespaces are checked in list order and the first refused one is named.
  */
 export async function writeRefusal(canWrite: CanWrite, user: RequestUser | undefined, resource: string,
-  targets: ResourceDistributionTargets | undefined): Promise<string | null> {
+  targets: ResourceDistributionTargets | undefined, source?: string): Promise<string | null> {
   const scope = writeScope(targets);
   if (!scope.everywhere && scope.namespaces.length === 0) return null;
   if (!user) return 'the request names no user, so its right to write the distributed resource cannot be checked';
   const who = `user "${user.username}"`;
   if (scope.everywhere) {
     for (const verb of VERBS) {
-      if (!(await canWrite(user, verb, resource, ''))) {
+      if (!(await canWrite(user, verb, resource, '', source))) {
         return `${who} may not ${verb} ${resource} in every namespace, which allNamespaces or namespaceLabelSelector can reach ` +
           '(a ResourceDistribution writes only where its author may; list the namespaces in includedNamespaces instead)';
       }
@@ -84,7 +85,7 @@ export async function writeRefusal(canWrite: CanWrite, user: RequestUser | undef
   const results: boolean[] = [];
   for (let i = 0; i < checks.length; i += CHECK_CONCURRENCY) {
     const batch = checks.slice(i, i + CHECK_CONCURRENCY);
-    results.push(...(await Promise.all(batch.map((c) => canWrite(user, c.verb, resource, c.ns)))));
+    results.push(...(await Promise.all(batch.map((c) => canWrite(user, c.verb, resource, c.ns, source)))));
     const refused = results.findIndex((ok) => !ok);
     if (refused >= 0) {
       const c = checks[refused]!;
@@ -103,12 +104,12 @@ export function cachedCanWrite(inner: CanWrite, o: { now: () => number; ttlMs?: 
   const ttlMs = o.ttlMs ?? 10_000;
   const maxEntries = o.maxEntries ?? 10_000;
   const answers = new Map<string, { at: number; allowed: boolean }>();
-  return async (user, verb, resource, namespace) => {
+  return async (user, verb, resource, namespace, source) => {
     const key = JSON.stringify([user.username, user.uid ?? '', [...(user.groups ?? [])].sort(),
       Object.entries(user.extra ?? {}).sort(([a], [b]) => (a < b ? -1 : 1)), verb, resource, namespace]);
     const hit = answers.get(key);
     if (hit && o.now() - hit.at < ttlMs) return hit.allowed;
-    const allowed = await inner(user, verb, resource, namespace);
+    const allowed = await inner(user, verb, resource, namespace, source);
     answers.delete(key);
     answers.set(key, { at: o.now(), allowed });
     while (answers.size > maxEntries) answers.delete(answers.keys().next().value as string);

@@ -94,3 +94,22 @@ cert-manager.io/inject-ca-from: kruise-system/kruise-webhook-cert
 {{ toYaml . }}
 {{- end }}
 {{- end -}}
+
+{{/*
+"true" when featureGates turns ResourceDistributionGate on, read as shared/feature-gates.ts reads FEATURE_GATES:
+comma-separated Name=value pairs, spaces and case of the value ignored, the last pair of a name wins, and an alpha
+gate not named follows AllAlpha. Its RBAC is rendered only then (review N-M4).
+*/}}
+{{- define "kruise-ts.resourceDistributionGate" -}}
+{{- $explicit := "" -}}
+{{- $allAlpha := "" -}}
+{{- range $part := splitList "," (toString .Values.featureGates) -}}
+{{- $kv := splitList "=" $part -}}
+{{- $name := trim (first $kv) -}}
+{{- $value := "" -}}
+{{- if gt (len $kv) 1 }}{{ $value = lower (trim (index $kv 1)) }}{{ end -}}
+{{- if eq $name "ResourceDistributionGate" }}{{ $explicit = $value }}{{ end -}}
+{{- if eq $name "AllAlpha" }}{{ $allAlpha = $value }}{{ end -}}
+{{- end -}}
+{{- if $explicit }}{{ eq $explicit "true" }}{{ else }}{{ eq $allAlpha "true" }}{{ end -}}
+{{- end -}}

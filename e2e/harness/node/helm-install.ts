@@ -53,9 +53,9 @@ export function podAdmitted(kubeconfig: string, namespace = 'default'): boolean 
 }
 
 /**
- * Every webhook of both configurations carries a caBundle. The manager sets them on its resync (every minute), so
- * right after a `helm upgrade` that adds or re-renders webhooks some have none yet and their calls fail TLS
- * verification; a pod being admitted proves only the pod webhook's.
+ * Every webhook of both configurations carries a caBundle. The webhook sets them when it sees a configuration change
+ * (certs/config-watch.ts), so right after a `helm upgrade` that adds or re-renders webhooks some may have none for a
+ * moment and their calls fail TLS verification; a pod being admitted proves only the pod webhook's.
  */
 export function caBundlesSet(kubeconfig: string): boolean {
   try {
