@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { allowed, type AdmissionResult } from './admission/response.js';
 import { MAX_ADMISSION_REPLY_BYTES } from './admission/reply-limit.js';
-import { ask, client, reviewRequest, serve, sleep, until } from './socket-test-helpers.js';
+import { ask, client, reviewRequest, serve, sleep, until, type Client } from './socket-test-helpers.js';
 
 const MIB = 1024 * 1024;
 // A base64 patch as diffToPatch makes them (only its size matters here: the route never decodes it).
@@ -54,7 +54,7 @@ test('a read reply gives its bytes back, and the connection stays open for the n
 
 test('unread replies from one source hold at most its share; its further requests get 503, another source is served', async () => {
   const { app, budget, port, limits } = await serve([{ path: '/ok', name: 'ok', handler: () => allowed() }], { replyWriteTimeoutMs: 60_000 });
-  const clients = [];
+  const clients: Client[] = [];
   try {
     for (let i = 0; i < 4; i++) {
       const c = await client(port);
