@@ -3,9 +3,9 @@
 //   1. a source already holding perSource connections gets no more;
 //   2. when the server holds max connections, a newcomer from a source holding fewer than the largest source takes the
 //      slot of that source's longest-idle connection (no request in progress); with none idle, the newcomer is closed.
-// Rule 2 only ever closes a connection that carries no request, which any HTTP client must expect of a kept-alive
-// connection (Go's transport retries a request that found its idle connection closed), so neither rule can fail a
-// review the apiserver has sent; rule 1 is why perSource must stay above the apiserver's own concurrency
+// Rule 2 only ever closes a connection that carries no request, as the keep-alive timeout does to every idle one
+// (Go's transport sees the close and drops the connection from its pool), and only when the server is full, so it
+// never cuts a review in progress; rule 1 is why perSource must stay above the apiserver's own concurrency
 // (shared/config.ts maxConnectionsPerSource).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Server, Socket } from 'node:net';
