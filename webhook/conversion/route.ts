@@ -19,7 +19,8 @@ import { answerConversionReview, decodeConversionReview } from './review.js';
 export const CONVERSION_PATH = '/convert';
 
 /**
- * 7 MiB, controller-runtime's request limit for its conversion webhook as for admission (review N-M1; 32 MiB before).
+ * 7 MiB, the limit controller-runtime puts on admission requests (review N-M1; 32 MiB before; its conversion handler
+ * reads without one, docs/compatibility.md).
  * A list read in another version than the stored one converts the objects of a page in one review; the apiserver
  * stores each object within etcd's 1.5 MiB, and a page is client-go's 500 objects at most, so only pages of objects
  * averaging over ~14 KiB reach it. Larger pages fail with 413, which the apiserver reports on that list (the client
