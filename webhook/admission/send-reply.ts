@@ -18,8 +18,9 @@ import type { BudgetGroup, ByteBudget, Charge } from './byte-budget.js';
  */
 export function chargeRequest(request: FastifyRequest, reply: FastifyReply, budget: ByteBudget, group?: BudgetGroup): Charge {
   const charge = budget.charge(sourceAddress(request.raw.socket), group);
+  // 'close' is emitted once per response (after 'finish', or when the connection dies): on, not once's wrapper.
   if (reply.raw.closed) charge.release();
-  else reply.raw.once('close', () => charge.release());
+  else reply.raw.on('close', () => charge.release());
   return charge;
 }
 
@@ -44,7 +45,6 @@ export function armWriteTimeout(res: ServerResponse, ms: number): void {
     if (!res.writableFinished) res.destroy();
   }, ms);
   timer.unref();
-  const clear = () => clearTimeout(timer);
-  res.once('finish', clear);
-  res.once('close', clear);
+  // 'close' follows 'finish' at once on a drained reply; one listener per response is enough.
+  res.on('close', () => clearTimeout(timer));
 }
