@@ -91,14 +91,21 @@ export function limitConnections(server: Server, caps: ConnectionCaps, now: () =
     total--;
   }
 
-  // The request's socket is the TLS socket over the accepted one; both report the same peer address and port.
+  // The request's socket is the TLS socket over the accepted one; both report the same peer address and port. Found
+  // once per connection by that key, then by the socket itself.
+  const bySocket = new WeakMap<object, Conn>();
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    const conn = byKey.get(connKey(req.socket));
-    if (!conn) return;
-    conn.busy++;
+    let conn = bySocket.get(req.socket);
+    if (!conn) {
+      conn = byKey.get(connKey(req.socket));
+      if (!conn) return;
+      bySocket.set(req.socket, conn);
+    }
+    const c = conn;
+    c.busy++;
     res.on('close', () => {
-      conn.busy--;
-      conn.idleSince = now();
+      c.busy--;
+      c.idleSince = now();
     });
   });
 

@@ -11,7 +11,7 @@ import { JSON_CONTENT_TYPE } from './encode.js';
 import { readJsonBody, type JsonParser } from './body.js';
 import type { ByteBudget, Charge } from './byte-budget.js';
 import { encodeBoundedReview } from './reply-limit.js';
-import { chargeReply, chargeRequest } from './send-reply.js';
+import { armWriteTimeout, chargeReply, chargeRequest } from './send-reply.js';
 
 /** Handlers are pure over the request; the route logs at the boundary with the review's identity (style P11). */
 export type AdmissionHandler = (req: AdmissionRequest) => AdmissionResult | Promise<AdmissionResult>;
@@ -111,8 +111,11 @@ export function registerAdmissionRoute(app: FastifyInstance, route: WebhookRoute
     } else reviewLog(deps.log, route, req).info({ result: label, code: result.status?.code, message: result.status?.message }, 'refused');
     const { bytes, refused } = encodeBoundedReview(apiVersion, req.uid, result);
     if (refused !== undefined) reviewLog(deps.log, route, req).warn({ replyBytes: refused }, 'reply too large for the apiserver; refused instead');
-    if (!chargeReply(reply, charge, bytes.length, deps.replyWriteTimeoutMs)) return refuse(request, reply, 503, `too many reply bytes in flight: this ${bytes.length}-byte reply does not fit the server's byte budget or this client's share of it; retry`);
-    return reply.code(200).header('content-type', JSON_CONTENT_TYPE).send(bytes);
+    if (!chargeReply(charge, bytes.length)) return refuse(request, reply, 503, `too many reply bytes in flight: this ${bytes.length}-byte reply does not fit the server's byte budget or this client's share of it; retry`);
+    // Not awaited: a reply is a thenable settled when the response finishes, which an unread one never does.
+    void reply.code(200).header('content-type', JSON_CONTENT_TYPE).send(bytes);
+    armWriteTimeout(reply.raw, deps.replyWriteTimeoutMs);
+    return reply;
   };
 
   app.route({

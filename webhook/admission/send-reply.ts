@@ -4,8 +4,9 @@
 // the bytes handed to the kernel, or when the connection dies), and a reply whose socket does not drain within a short
 // write timeout is destroyed with its connection.
 //
-// The seam for the worker pool: the main thread reads bytes (body.ts readBody) into the charge opened here, and
-// writes the reply bytes it gets back through chargeReply; where those bytes were computed does not matter here.
+// The seam for the worker pool: the main thread opens the charge (chargeRequest), reads bytes into it (body.ts
+// readBody), and for the reply bytes it gets back calls chargeReply, sends them, then armWriteTimeout; where those
+// bytes were computed does not matter here.
 import type { ServerResponse } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sourceAddress } from '../source-address.js';
@@ -25,26 +26,26 @@ export function chargeRequest(request: FastifyRequest, reply: FastifyReply, budg
 }
 
 /**
- * Adds the reply's `bytes` to the request's charge and arms the write timeout; false (nothing taken) when the budget or
- * a share of it cannot take them: the caller then answers a small 503 instead, which client-go retries.
+ * Adds the reply's `bytes` to the request's charge; false (nothing taken) when the budget or a share of it cannot
+ * take them: the caller then answers a small 503 instead, which client-go retries. After sending the reply, the
+ * caller calls armWriteTimeout.
  */
-export function chargeReply(reply: FastifyReply, charge: Charge, bytes: number, writeTimeoutMs: number): boolean {
-  if (!charge.tryAdd(bytes)) return false;
-  armWriteTimeout(reply.raw, writeTimeoutMs);
-  return true;
+export function chargeReply(charge: Charge, bytes: number): boolean {
+  return charge.tryAdd(bytes);
 }
 
 /**
- * Destroys the response (and its connection) if it has not been handed to the kernel within `ms`: the apiserver reads
- * its answer as it arrives, so a reply still queued after that has a reader that stopped reading. The connection's
- * inactivity timeout does not cover it: a client reading one byte a second is never inactive.
+ * Call right after the reply is sent. If the socket has not taken all of it (a reader that does not read), destroys
+ * the response and its connection unless it has been handed to the kernel within `ms`: the apiserver reads its answer
+ * as it arrives, so a reply still queued after that has a reader that stopped reading. The connection's inactivity
+ * timeout does not cover it: a client reading one byte a second is never inactive. A reply the socket took at once
+ * (every ordinary one: the kernel takes a few MiB) needs no timer.
  */
 export function armWriteTimeout(res: ServerResponse, ms: number): void {
-  if (res.closed) return;
+  if (res.closed || res.writableFinished || (res.writableEnded && res.socket !== null && res.socket.writableLength === 0)) return;
   const timer = setTimeout(() => {
     if (!res.writableFinished) res.destroy();
   }, ms);
   timer.unref();
-  // 'close' follows 'finish' at once on a drained reply; one listener per response is enough.
   res.on('close', () => clearTimeout(timer));
 }

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { readJsonBody, type JsonParser } from '../admission/body.js';
 import type { BudgetGroup, ByteBudget } from '../admission/byte-budget.js';
-import { chargeReply, chargeRequest } from '../admission/send-reply.js';
+import { armWriteTimeout, chargeReply, chargeRequest } from '../admission/send-reply.js';
 import {
   ImageListPullJobDecoder,
   ImagePullJobDecoder,
@@ -71,11 +71,13 @@ export function registerConversionRoute(app: FastifyInstance, deps: ConversionRo
         if (out.failure !== undefined) log.info({ uid: decoded.request.uid, desiredAPIVersion: decoded.request.desiredAPIVersion, message: out.failure }, 'conversion failed');
         else if (log.isLevelEnabled('debug')) log.debug({ uid: decoded.request.uid, desiredAPIVersion: decoded.request.desiredAPIVersion, objects: out.converted }, 'converted');
         const bytes = Buffer.from(out.body);
-        if (!chargeReply(reply, charge, bytes.length, deps.replyWriteTimeoutMs)) {
+        if (!chargeReply(charge, bytes.length)) {
           log.info({ uid: decoded.request.uid, replyBytes: bytes.length }, 'conversion reply does not fit the byte budget; refused with 503');
           return await reply.code(503).header('retry-after', '1').send();
         }
-        return await reply.code(200).header('content-type', JSON_CONTENT_TYPE).send(bytes);
+        void reply.code(200).header('content-type', JSON_CONTENT_TYPE).send(bytes);
+        armWriteTimeout(reply.raw, deps.replyWriteTimeoutMs);
+        return reply;
       } finally {
         runtime.inFlight.dec();
         runtime.latency.observe(Number(process.hrtime.bigint() - start) / 1e9);
