@@ -212,6 +212,14 @@ describe('charts/kruise-ts', { skip: noHelm }, () => {
     refused({ manager: { replicas: 'two' } }, /manager\/replicas/);
   });
 
+  it('networkPolicy.webhookSourceCIDRs limits the webhook port to those sources; empty leaves it open', () => {
+    type Policy = { spec: { ingress: { ports: { port: number }[]; from?: { ipBlock?: { cidr: string } }[] }[] } };
+    const webhookRule = (objs: Obj[]) => (get(objs, 'NetworkPolicy', 'kruise-webhook') as unknown as Policy).spec.ingress.find((r) => r.ports.some((p) => p.port === 9876))!;
+    assert.equal(webhookRule(render()).from, undefined);
+    const limited = webhookRule(render({ networkPolicy: { enabled: true, webhookSourceCIDRs: ['10.0.0.0/24', 'fd00::/64'] } }));
+    assert.deepEqual(limited.from, [{ ipBlock: { cidr: '10.0.0.0/24' } }, { ipBlock: { cidr: 'fd00::/64' } }]);
+  });
+
   it('toggles: crds.managed, installation.createNamespace, networkPolicy.enabled, podDisruptionBudget.enabled', () => {
     const kinds = (objs: Obj[]) => new Set(objs.map((o) => o.kind));
     const all = kinds(render());

@@ -106,9 +106,24 @@ test('webhook server limits: defaults in ms and bytes, env in seconds and MiB', 
   });
   assert.deepEqual(c.webhookServer, {
     requestTimeoutMs: 20_000, headersTimeoutMs: 5000, connectionTimeoutMs: 25_000, keepAliveTimeoutMs: 45_000, maxConnections: 200, maxInFlightBodyBytes: 32 * 1024 * 1024,
+    maxInFlightBodyBytesPerSource: 16 * 1024 * 1024, smallRequestReserveBytes: 8 * 1024 * 1024, maxInFlightConversionBytes: 16 * 1024 * 1024,
+    replyWriteTimeoutMs: 10_000, maxConnectionsPerSource: 200,
   });
   assert.deepEqual([c.drainMs, c.shutdownGraceMs], [0, 3000]);
   assert.ok(Object.isFrozen(c.webhookServer));
+});
+
+test('webhook server limits: the shares of the budget and of the connections are never more than the whole', () => {
+  const w = loadConfig({ WEBHOOK_MAX_INFLIGHT_BODY_MIB: '12', WEBHOOK_MAX_INFLIGHT_BODY_MIB_PER_SOURCE: '20', WEBHOOK_MAX_INFLIGHT_CONVERSION_MIB: '30', WEBHOOK_MAX_CONNECTIONS: '50' }).webhookServer;
+  const MIB = 1024 * 1024;
+  assert.deepEqual(
+    [w.maxInFlightBodyBytesPerSource, w.maxInFlightConversionBytes, w.smallRequestReserveBytes, w.maxConnectionsPerSource],
+    [12 * MIB, 12 * MIB, 2 * MIB, 50],
+  );
+  assert.equal(loadConfig({ WEBHOOK_MAX_INFLIGHT_BODY_MIB: '7' }).webhookServer.smallRequestReserveBytes, 0);
+  const custom = loadConfig({ WEBHOOK_REPLY_WRITE_TIMEOUT_SECONDS: '3', WEBHOOK_MAX_CONNECTIONS_PER_SOURCE: '64', WEBHOOK_SMALL_REQUEST_RESERVE_MIB: '4' }).webhookServer;
+  assert.deepEqual([custom.replyWriteTimeoutMs, custom.maxConnectionsPerSource, custom.smallRequestReserveBytes], [3000, 64, 4 * MIB]);
+  assert.throws(() => loadConfig({ WEBHOOK_MAX_INFLIGHT_BODY_MIB_PER_SOURCE: '9' }), (err: unknown) => err instanceof ConfigError && /WEBHOOK_MAX_INFLIGHT_BODY_MIB_PER_SOURCE/.test(err.message));
 });
 
 test('webhook server limits: a budget below one maximal review, or headers allowed longer than the request, are refused', () => {

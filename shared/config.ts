@@ -42,6 +42,41 @@ export interface WebhookServerLimits {
    * stalled bodies well under the container's 1 GiB limit (each such body held up to 7 MiB before).
    */
   readonly maxInFlightBodyBytes: number;
+  /**
+   * Of those bytes, what the requests of one source address may hold at once, body and reply (review N-H3). 16 MiB:
+   * one maximal review with its largest reply (7 + 3 MiB) or one maximal /convert with its reply fits, so no source is
+   * refused a single request; a stalled client needs four sources to hold the whole budget, not one. The apiserver's
+   * own reviews are a few dozen KiB each, so 16 MiB is hundreds of concurrent reviews from its address; past that a
+   * review gets 503 with Retry-After: 1, which the apiserver retries within the webhook's timeout.
+   */
+  readonly maxInFlightBodyBytesPerSource: number;
+  /**
+   * Of maxInFlightBodyBytes, what only small requests (body plus reply at most 1 MiB) may use. 8 MiB: a few hundred
+   * ordinary pod reviews are still buffered while big bodies hold all the rest.
+   */
+  readonly smallRequestReserveBytes: number;
+  /**
+   * What all /convert requests together may hold, body and reply (review N-H3, N-M1). 16 MiB: one maximal conversion
+   * (7 MiB, webhook/conversion/route.ts) with its reply; conversions happen only when a client reads a kind in a
+   * version other than the stored one, so they need not run side by side with admission at full size.
+   */
+  readonly maxInFlightConversionBytes: number;
+  /**
+   * A reply not handed to the kernel within this is destroyed with its connection (review N-H2). 10 s: the pod
+   * webhook's timeoutSeconds, after which the apiserver no longer waits; a 3 MiB reply takes milliseconds to a
+   * reader that reads. Until then the reply's bytes stay charged to the request's share of the budget.
+   */
+  readonly replyWriteTimeoutMs: number;
+  /**
+   * Open connections from one source address (review N-H4); more are closed on accept. 256: the apiserver opens one
+   * connection per concurrent call, from one address per apiserver (or the node's, through kube-proxy), and its
+   * concurrency is bounded by its in-flight seats (600 by default, of which API Priority and Fairness gives pod writes
+   * the workload levels, a few hundred at most, spread over the webhook's replicas), so it does not reach 256 on one
+   * replica; raise it when several apiservers reach the webhook through one address (a shared proxy). One source
+   * then holds at most a quarter of maxConnections, and when the server is full a newcomer from a smaller source
+   * takes the slot of an idle connection of the largest (webhook/connection-limits.ts).
+   */
+  readonly maxConnectionsPerSource: number;
 }
 
 export const WEBHOOK_SERVER_DEFAULTS: WebhookServerLimits = Object.freeze({
@@ -51,6 +86,11 @@ export const WEBHOOK_SERVER_DEFAULTS: WebhookServerLimits = Object.freeze({
   keepAliveTimeoutMs: 60_000,
   maxConnections: 1000,
   maxInFlightBodyBytes: 64 * MIB,
+  maxInFlightBodyBytesPerSource: 16 * MIB,
+  smallRequestReserveBytes: 8 * MIB,
+  maxInFlightConversionBytes: 16 * MIB,
+  replyWriteTimeoutMs: 10_000,
+  maxConnectionsPerSource: 256,
 });
 
 const sec = (ms: number) => ms / 1000;
@@ -94,6 +134,13 @@ const Env = Type.Object({
   WEBHOOK_MAX_CONNECTIONS: Type.Integer({ minimum: 1, default: WEBHOOK_SERVER_DEFAULTS.maxConnections }),
   // At least one maximal review (7 MiB, webhook/admission/route.ts) must fit, or large objects could never be admitted.
   WEBHOOK_MAX_INFLIGHT_BODY_MIB: Type.Integer({ minimum: 7, default: WEBHOOK_SERVER_DEFAULTS.maxInFlightBodyBytes / MIB }),
+  // At least one maximal review with its largest reply (7 + 3 MiB) per source, one maximal conversion with its reply;
+  // each share is capped at the total (loadConfig), so a smaller WEBHOOK_MAX_INFLIGHT_BODY_MIB needs no other change.
+  WEBHOOK_MAX_INFLIGHT_BODY_MIB_PER_SOURCE: Type.Integer({ minimum: 10, default: WEBHOOK_SERVER_DEFAULTS.maxInFlightBodyBytesPerSource / MIB }),
+  WEBHOOK_SMALL_REQUEST_RESERVE_MIB: Type.Integer({ minimum: 0, default: WEBHOOK_SERVER_DEFAULTS.smallRequestReserveBytes / MIB }),
+  WEBHOOK_MAX_INFLIGHT_CONVERSION_MIB: Type.Integer({ minimum: 14, default: WEBHOOK_SERVER_DEFAULTS.maxInFlightConversionBytes / MIB }),
+  WEBHOOK_REPLY_WRITE_TIMEOUT_SECONDS: Type.Integer({ minimum: 1, maximum: 600, default: sec(WEBHOOK_SERVER_DEFAULTS.replyWriteTimeoutMs) }),
+  WEBHOOK_MAX_CONNECTIONS_PER_SOURCE: Type.Integer({ minimum: 1, default: WEBHOOK_SERVER_DEFAULTS.maxConnectionsPerSource }),
   WEBHOOK_DRAIN_SECONDS: Type.Integer({ minimum: 0, maximum: 300, default: 5 }),
   WEBHOOK_SHUTDOWN_GRACE_SECONDS: Type.Integer({ minimum: 1, maximum: 300, default: 10 }),
   // API timeouts and cache health, for every deployable (kruise-ts's own settings; shared/kube/cache-health.ts).
@@ -282,6 +329,13 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       keepAliveTimeoutMs: e.WEBHOOK_KEEPALIVE_TIMEOUT_SECONDS * 1000,
       maxConnections: e.WEBHOOK_MAX_CONNECTIONS,
       maxInFlightBodyBytes: e.WEBHOOK_MAX_INFLIGHT_BODY_MIB * MIB,
+      // The shares are at most the whole (a smaller total keeps its meaning), and the reserve leaves big requests room
+      // for one maximal review with its reply (10 MiB; the total is at least 7).
+      maxInFlightBodyBytesPerSource: Math.min(e.WEBHOOK_MAX_INFLIGHT_BODY_MIB_PER_SOURCE, e.WEBHOOK_MAX_INFLIGHT_BODY_MIB) * MIB,
+      smallRequestReserveBytes: Math.max(0, Math.min(e.WEBHOOK_SMALL_REQUEST_RESERVE_MIB, e.WEBHOOK_MAX_INFLIGHT_BODY_MIB - 10)) * MIB,
+      maxInFlightConversionBytes: Math.min(e.WEBHOOK_MAX_INFLIGHT_CONVERSION_MIB, e.WEBHOOK_MAX_INFLIGHT_BODY_MIB) * MIB,
+      replyWriteTimeoutMs: e.WEBHOOK_REPLY_WRITE_TIMEOUT_SECONDS * 1000,
+      maxConnectionsPerSource: Math.min(e.WEBHOOK_MAX_CONNECTIONS_PER_SOURCE, e.WEBHOOK_MAX_CONNECTIONS),
     }),
     drainMs: e.WEBHOOK_DRAIN_SECONDS * 1000,
     shutdownGraceMs: e.WEBHOOK_SHUTDOWN_GRACE_SECONDS * 1000,
@@ -318,6 +372,12 @@ export function loadDaemonConfig(env: Record<string, string | undefined>): Daemo
   // Upstream's startup error, word for word.
   if (!e.NODE_NAME) problems.push('NODE_NAME: not found NODE_NAME in environments');
   if (e.CRI_ENDPOINT && e.CRI_SOCKET_FILE) problems.push('CRI_ENDPOINT and CRI_SOCKET_FILE are both set; set one (an absolute socket, or a file under /hostvarrun)');
+  const total = e.WEBHOOK_MAX_INFLIGHT_BODY_MIB;
+  if (e.WEBHOOK_MAX_INFLIGHT_BODY_MIB_PER_SOURCE > total) problems.push(`WEBHOOK_MAX_INFLIGHT_BODY_MIB_PER_SOURCE (${e.WEBHOOK_MAX_INFLIGHT_BODY_MIB_PER_SOURCE}) must not exceed WEBHOOK_MAX_INFLIGHT_BODY_MIB (${total})`);
+  if (e.WEBHOOK_MAX_INFLIGHT_CONVERSION_MIB > total) problems.push(`WEBHOOK_MAX_INFLIGHT_CONVERSION_MIB (${e.WEBHOOK_MAX_INFLIGHT_CONVERSION_MIB}) must not exceed WEBHOOK_MAX_INFLIGHT_BODY_MIB (${total})`);
+  // Big requests must still fit one maximal review beside the reserve.
+  if (total - e.WEBHOOK_SMALL_REQUEST_RESERVE_MIB < 10) problems.push(`WEBHOOK_SMALL_REQUEST_RESERVE_MIB (${e.WEBHOOK_SMALL_REQUEST_RESERVE_MIB}) must leave at least 10 MiB of WEBHOOK_MAX_INFLIGHT_BODY_MIB (${total}) to big requests`);
+  if (e.WEBHOOK_MAX_CONNECTIONS_PER_SOURCE > e.WEBHOOK_MAX_CONNECTIONS) problems.push(`WEBHOOK_MAX_CONNECTIONS_PER_SOURCE (${e.WEBHOOK_MAX_CONNECTIONS_PER_SOURCE}) must not exceed WEBHOOK_MAX_CONNECTIONS (${e.WEBHOOK_MAX_CONNECTIONS})`);
   const health = apiHealth(e, problems);
   const metrics = metricsListen(e, e.HEALTH_PORT ?? DAEMON_HEALTH_PORT, problems);
   if (problems.length) throw new ConfigError(problems);

@@ -61,8 +61,8 @@ for (const c of COST_CASES) {
 }
 
 // Not imported from share.ts (MAX_SHARED_ENTRIES), so that this file also runs against the code before the bound.
-test(`sharing more than 100,000 entries is refused with 400 naming the cause, below it the pod is patched`, async () => {
-  // 4 sharing sidecars × (mounts + referenced env vars): the C1 shape at 3 MiB takes 4 × ~27,000.
+test(`sharing more than 50,000 entries is refused with 400 naming the cause, below it the pod is patched`, async () => {
+  // 4 sharing sidecars × (mounts + referenced env vars): the C1 shape at 3 MiB takes 4 × ~27,000; at 0.25 MiB 4 × ~3,000.
   const run = async (mib: number) => {
     const { pod } = sized(COST_CASES[0]!, mib * MiB);
     return admit({ ...podReview(pod).request } as unknown as AdmissionRequest);
@@ -70,5 +70,5 @@ test(`sharing more than 100,000 entries is refused with 400 naming the cause, be
   assert.equal((await run(0.25)).patch !== undefined, true);
   const refused = await run(3);
   assert.deepEqual([refused.allowed, refused.status?.code], [false, 400]);
-  assert.match(refused.status!.message!, /would take more than 100000 volumeMounts, volumeDevices and env vars/);
+  assert.match(refused.status!.message!, /would take more than 50000 volumeMounts, volumeDevices and env vars/);
 });

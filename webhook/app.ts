@@ -5,7 +5,8 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { WEBHOOK_SERVER_DEFAULTS, type WebhookServerLimits } from '../shared/config.js';
 import { registerAdmissionRoute, type WebhookRoute } from './admission/route.js';
-import { byteBudget, type ByteBudget } from './admission/byte-budget.js';
+import { byteBudget, type BudgetGroup, type ByteBudget } from './admission/byte-budget.js';
+import { limitConnections } from './connection-limits.js';
 import { CONVERSION_PATH, registerConversionRoute } from './conversion/route.js';
 import type { WebhookMetrics } from './metrics.js';
 import type { DrainState } from './drain.js';
@@ -20,7 +21,7 @@ export interface AppDeps {
   tls?: { key: string; cert: string };
   /** Timeouts and caps (review H1); default WEBHOOK_SERVER_DEFAULTS, whose doc says why each value. */
   limits?: WebhookServerLimits;
-  /** The bytes of bodies buffered at once; default a budget of limits.maxInFlightBodyBytes. Tests pass one to watch. */
+  /** The bytes requests hold (bodies and replies); default serverBudget(limits). Tests pass one to watch. */
   bodyBudget?: ByteBudget;
   /** Once draining (webhook/drain.ts), every answer carries `Connection: close`. */
   drain?: DrainState;
@@ -38,9 +39,15 @@ function nodeServerOptions(l: WebhookServerLimits) {
   };
 }
 
+/** The byte budget of the limits: the whole, each source's share, and the reserve for small requests (≤ 1 MiB). */
+export function serverBudget(l: WebhookServerLimits): ByteBudget {
+  return byteBudget(l.maxInFlightBodyBytes, { perSource: l.maxInFlightBodyBytesPerSource, smallRequest: 1024 * 1024, smallReserve: l.smallRequestReserveBytes });
+}
+
 export function buildApp(deps: AppDeps): FastifyInstance {
   const limits = deps.limits ?? WEBHOOK_SERVER_DEFAULTS;
-  const bodyBudget = deps.bodyBudget ?? byteBudget(limits.maxInFlightBodyBytes);
+  const bodyBudget = deps.bodyBudget ?? serverBudget(limits);
+  const conversionGroup: BudgetGroup = { name: 'convert', cap: limits.maxInFlightConversionBytes };
   const server = nodeServerOptions(limits);
   const app = Fastify({
     loggerInstance: deps.log,
@@ -59,7 +66,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
       ? { https: { ...TLS_OPTIONS, ...server, handshakeTimeout: limits.headersTimeoutMs, key: deps.tls.key, cert: deps.tls.cert } }
       : { http: server }),
   }) as unknown as FastifyInstance;
-  app.server.maxConnections = limits.maxConnections;
+  limitConnections(app.server, { max: limits.maxConnections, perSource: limits.maxConnectionsPerSource });
 
   if (deps.drain) {
     const drain = deps.drain;
@@ -73,15 +80,23 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   for (const route of deps.routes) {
     if (seen.has(route.path)) throw new Error(`duplicate admission route ${route.path}`);
     seen.add(route.path);
-    registerAdmissionRoute(app, route, { log: deps.log, metrics: deps.metrics, bodyBudget });
+    registerAdmissionRoute(app, route, { log: deps.log, metrics: deps.metrics, bodyBudget, replyWriteTimeoutMs: limits.replyWriteTimeoutMs });
   }
-  registerConversionRoute(app, { log: deps.log, metrics: deps.metrics, bodyBudget });
+  registerConversionRoute(app, { log: deps.log, metrics: deps.metrics, bodyBudget, group: conversionGroup, replyWriteTimeoutMs: limits.replyWriteTimeoutMs });
+
+  // An unknown path or a wrong method is never the apiserver: answer and close, so such requests cannot keep a
+  // connection (and its maxConnections slot) alive between them (review N-H4).
+  app.setNotFoundHandler((request, reply) => {
+    reply.header('connection', 'close');
+    return reply.code(404).send({ error: 'Not Found', message: `Route ${request.method}:${request.url.slice(0, 200)} not found` });
+  });
 
   // Errors Fastify raises before a handler runs keep their 4xx status (the admission routes answer their own body
   // errors, admission/body.ts); anything else is ours and is reported without leaking internals.
   app.setErrorHandler((err: { statusCode?: number; message: string }, _request, reply) => {
     const code = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
     if (code === 500) deps.log.error({ err }, 'unhandled error in webhook server');
+    reply.header('connection', 'close');
     return reply.code(code).send({ error: code === 500 ? 'Internal Server Error' : 'Bad Request', message: code === 500 ? 'internal error' : err.message });
   });
   return app;

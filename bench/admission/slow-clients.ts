@@ -4,18 +4,27 @@
 //      how many are still open after HOLD_S seconds (the request timeout is 30 s, headers 10 s);
 //   2. 40 connections each send 7 MiB - 1 of a 7 MiB body and stall: the server's RSS and arrayBuffers, and how many
 //      bodies it refused;
-//   3. one chunked body streamed past the 7 MiB limit towards 64 MiB: how much the server accepted after its 413.
-// Prints figures; stops by itself (about a minute). Run: npm run bench:admission:slow
+//   3. one chunked body streamed past the 7 MiB limit towards 64 MiB: how much the server accepted after its 413;
+//   4. the second review's reproductions (hostile-clients.ts), each while ordinary pod reviews are sent from another
+//      source: 70 unread replies to a sharing review (N-H2), 2 stalled 32 MiB /convert bodies + 10 stalled admission
+//      bodies (N-H3), 1,000 idle kept-alive connections from one source and from four (N-H4).
+// The server runs the production /mutate-pod (makeRoutes) with 4 SidecarSets sharing the pod's volumes.
+// Prints figures; stops by itself (about three minutes). Run: npm run bench:admission:slow
 import { fork, type ChildProcess } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
 import { connect, type TLSSocket } from 'node:tls';
 import { generateCA, generateServingCert } from '../../certs/generate.js';
 import { silentLogger } from '../../shared/log.js';
-import { allowed } from '../../webhook/admission/response.js';
 import { buildApp } from '../../webhook/app.js';
+import { admissionCaches, staticCache } from '../../webhook/caches.js';
+import { sharingSidecarSets } from '../../webhook/fuzz/cost-cases.js';
+import { makeRoutes } from '../../webhook/handlers/index.js';
 import { createMetrics } from '../../webhook/metrics.js';
+import { idleConnections, stalledShares, unreadReplies, type Probe } from './hostile-clients.js';
 
 const HOLD_S = Number(process.env.HOLD_S ?? 35);
+// ONLY=hostile runs part 4 alone.
+const HOSTILE_ONLY = process.env.ONLY === 'hostile';
 const SLOW_EACH = 25;
 const STALLED = 40;
 const MIB = 1024 * 1024;
@@ -23,13 +32,29 @@ const BODY_LIMIT = 7 * MIB;
 
 interface Stats { rss: number; arrayBuffers: number; connections: number }
 
+function productionRoutes() {
+  const caches = admissionCaches(
+    { sidecarSets: staticCache(sharingSidecarSets(4) as never[]), namespaces: staticCache([{ metadata: { name: 'default', labels: {} } }]), revisions: staticCache([]), configMaps: staticCache([]) },
+    { fetchPod: async () => undefined, fetchNode: async () => undefined },
+  );
+  const gates = { PodWebhook: true, KruiseDaemon: true, ImagePullJobGate: true, ResourceDistributionGate: true, SidecarSetPatchPodMetadataDefaultsAllowed: false, EnableSortSidecarContainerByName: false, PreDownloadImageForInPlaceUpdate: false };
+  return makeRoutes({ caches, gates, now: () => new Date(), random: Math.random });
+}
+
 async function serveChild(): Promise<void> {
   const now = new Date();
   const tls = generateServingCert(generateCA(now), 'localhost', now);
-  const app = buildApp({ log: silentLogger(), metrics: createMetrics(), tls, routes: [{ path: '/mutate-pod', name: 'mutate-pod', handler: () => allowed() }] });
+  const app = buildApp({ log: silentLogger(), metrics: createMetrics(), tls, routes: productionRoutes() });
   await app.listen({ host: '127.0.0.1', port: 0 });
   process.send!({ port: (app.server.address() as AddressInfo).port });
-  process.on('message', (m: { stats?: boolean }) => {
+  let peak = 0;
+  setInterval(() => { peak = Math.max(peak, process.memoryUsage.rss()); }, 20).unref();
+  process.on('message', (m: { stats?: boolean; peak?: boolean }) => {
+    if (m.peak) {
+      const p = Math.max(peak, process.memoryUsage.rss());
+      peak = 0;
+      process.send!({ peak: p });
+    }
     if (!m.stats) return;
     (globalThis as { gc?: () => void }).gc?.();
     const mem = process.memoryUsage();
@@ -131,11 +156,20 @@ async function main(): Promise<void> {
     const port = await ask<number>(child, {}, 'port');
     const base = await ask<Stats>(child, { stats: true }, 'stats');
     const lines = [`server idle: RSS ${mib(base.rss)}, arrayBuffers ${mib(base.arrayBuffers)}`];
-    lines.push(await slowloris(port, child));
+    if (!HOSTILE_ONLY) {
+      lines.push(await slowloris(port, child));
+      await sleep(1000);
+      lines.push(...await stalledBodies(port, child, await ask<Stats>(child, { stats: true }, 'stats')));
+      lines.push(await pastTheLimit(port));
+    }
+    const probe: Probe = { peakRss: () => ask<number>(child, { peak: true }, 'peak') };
     await sleep(1000);
-    lines.push(...await stalledBodies(port, child, await ask<Stats>(child, { stats: true }, 'stats')));
-    lines.push(await pastTheLimit(port));
-    process.stdout.write(`\nadmission server under slow clients (HTTPS 127.0.0.1, default limits)\n${lines.join('\n')}\n`);
+    lines.push(...await unreadReplies(port, probe));
+    await sleep(2000);
+    lines.push(...await stalledShares(port, probe));
+    await sleep(2000);
+    for (const [sources, kind] of [[1, '404'], [1, 'review'], [4, 'review']] as const) lines.push(await idleConnections(port, sources, kind));
+    process.stdout.write(`\nadmission server under slow and hostile clients (HTTPS 127.0.0.1, default limits)\n${lines.join('\n')}\n`);
   } finally {
     child.kill();
   }

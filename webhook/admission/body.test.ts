@@ -14,7 +14,10 @@ const parse = Fastify().getDefaultJsonParser('error', 'error') as JsonParser;
 async function read(chunks: (string | Buffer)[], headers: Record<string, string>, limit = 64, budget: ByteBudget = byteBudget(1024)): Promise<BodyResult> {
   let got: Promise<BodyResult> | undefined;
   const server = createServer((req: IncomingMessage, res) => {
-    got = readJsonBody(req, limit, parse, budget);
+    // As the routes do (send-reply.ts chargeRequest): the request's charge lives until its response closes.
+    const charge = budget.charge(req.socket.remoteAddress ?? '');
+    res.once('close', () => charge.release());
+    got = readJsonBody(req, limit, parse, charge);
     void got.then((r) => res.writeHead(r.ok ? 200 : r.code).end());
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -80,7 +83,7 @@ test('an empty body, bad JSON and a __proto__ key are refused with 400 by Fastif
 
 test('a chunk that would take the bytes in flight past the budget is refused with 503, and the bytes are given back', async () => {
   const budget = byteBudget(50);
-  assert.ok(budget.tryAcquire(20), 'another body holds 20 bytes');
+  assert.ok(budget.charge('another client').tryAdd(20), 'another body holds 20 bytes');
   const r = await read(['{"x":"', 'y'.repeat(20), 'y'.repeat(20), '"}'], json, 64, budget);
   assert.equal(!r.ok && r.code, 503);
   assert.match(!r.ok ? r.message : '', /in flight/);
@@ -88,7 +91,7 @@ test('a chunk that would take the bytes in flight past the budget is refused wit
   assert.ok(budget.peak <= 50);
 });
 
-test('the budget is given back after a parsed body, a bad body and an over-long one', async () => {
+test('the budget is given back after the response to a parsed body, a bad body and an over-long one', async () => {
   const budget = byteBudget(1024);
   assert.deepEqual(await read(['{"a":', '1}'], json, 64, budget), { ok: true, body: { a: 1 } });
   assert.equal(!(await read(['{"a":'], json, 64, budget)).ok, true);
@@ -103,7 +106,9 @@ test('a request cut before its body ends gives its bytes back', async () => {
   let arrived!: () => void;
   const started = new Promise<void>((r) => (arrived = r));
   const server = createServer((req, res) => {
-    got = readJsonBody(req, 1000, parse, budget);
+    const charge = budget.charge('client');
+    res.once('close', () => charge.release());
+    got = readJsonBody(req, 1000, parse, charge);
     req.once('data', () => arrived());
     void got.then(() => res.destroy());
   });
@@ -117,7 +122,38 @@ test('a request cut before its body ends gives its bytes back', async () => {
     req.destroy();
     const r = await got!;
     assert.equal(r.ok, false);
+    for (let i = 0; i < 100 && budget.used > 0; i++) await new Promise((t) => setTimeout(t, 5));
     assert.equal(budget.used, 0);
+  } finally {
+    server.close();
+  }
+});
+
+test('the charge holds the body\'s bytes after it is parsed, until the caller releases it (the response closes)', async () => {
+  const budget = byteBudget(1024);
+  let charge: ReturnType<ByteBudget['charge']> | undefined;
+  const server = createServer((req, res) => {
+    charge = budget.charge('client');
+    void readJsonBody(req, 1000, parse, charge).then((r) => {
+      assert.equal(r.ok, true);
+      assert.equal(budget.used, 12, 'parsed, and still charged: the answer is not written yet');
+      res.once('close', () => charge!.release());
+      res.end('{}');
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const req = request({ host: '127.0.0.1', port: (server.address() as AddressInfo).port, method: 'POST', headers: json }, (res) => {
+        res.resume();
+        res.on('end', resolve);
+      });
+      req.on('error', reject);
+      req.end('{"a":"1234"}');
+    });
+    for (let i = 0; i < 100 && budget.used > 0; i++) await new Promise((t) => setTimeout(t, 5));
+    assert.equal(budget.used, 0);
+    assert.equal(charge!.bytes, 0);
   } finally {
     server.close();
   }

@@ -7,7 +7,7 @@
 // Limits and errors stay Fastify's: the same 4xx codes, the same JSON parser (getDefaultJsonParser, so __proto__ and
 // constructor.prototype keys are still refused), the same size limit semantics.
 import type { IncomingMessage } from 'node:http';
-import type { ByteBudget } from './byte-budget.js';
+import type { Charge } from './byte-budget.js';
 
 export type BodyResult = { ok: true; body: unknown } | { ok: false; code: 400 | 413 | 415 | 503; message: string };
 
@@ -16,16 +16,29 @@ export type JsonParser = (req: unknown, body: string, done: (err: Error | null, 
 
 const isJson = (contentType: string | undefined) => contentType !== undefined && contentType.split(';', 1)[0]!.trim().toLowerCase() === 'application/json';
 
+export type RawBodyResult = { ok: true; bytes: Buffer } | { ok: false; code: 400 | 413 | 415 | 503; message: string };
+
 /**
- * Reads and parses the JSON body of `raw`, refusing a media type other than application/json (415), a body over
- * `limit` bytes by its Content-Length or as it arrives (413), a chunk that would take the bytes buffered by all
- * bodies in flight past `budget`'s cap (503), and an empty or unparseable body (400). Every byte buffered is taken
- * from `budget` and given back once the body is parsed or refused, or the request closes.
+ * Reads and parses the JSON body of `raw` (readBody, then Fastify's parser: an empty or unparseable body is a 400).
+ */
+export async function readJsonBody(raw: IncomingMessage, limit: number, parse: JsonParser, charge: Charge): Promise<BodyResult> {
+  const read = await readBody(raw, limit, charge);
+  if (!read.ok) return read;
+  const text = read.bytes.toString('utf8');
+  return new Promise((resolve) => parse(raw, text, (err, body) => resolve(err ? { ok: false, code: 400, message: err.message } : { ok: true, body })));
+}
+
+/**
+ * Reads the raw bytes of the JSON body of `raw`, refusing a media type other than application/json (415), a body
+ * over `limit` bytes by its Content-Length or as it arrives (413), and a chunk that `charge` cannot take (503: the
+ * server's byte budget, this source's share of it, or its group's, is held by other requests). Every byte buffered
+ * is added to `charge`, which the caller releases when the request's response closes (admission/send-reply.ts), not
+ * here: the request keeps its body's share while its answer is computed and written (review N-H2).
  *
  * The budget is charged as bytes arrive, not by Content-Length up front: a client must send (and keep stalled) the
  * bytes it holds, instead of reserving 7 MiB with one header line.
  */
-export function readJsonBody(raw: IncomingMessage, limit: number, parse: JsonParser, budget: ByteBudget): Promise<BodyResult> {
+export function readBody(raw: IncomingMessage, limit: number, charge: Charge): Promise<RawBodyResult> {
   const type = raw.headers['content-type'];
   if (!isJson(type)) return Promise.resolve({ ok: false, code: 415, message: `unsupported media type ${JSON.stringify(type ?? '')}: an AdmissionReview is application/json` });
   if (Number(raw.headers['content-length']) > limit) return Promise.resolve(tooLarge(limit));
@@ -33,10 +46,9 @@ export function readJsonBody(raw: IncomingMessage, limit: number, parse: JsonPar
     let chunks: Buffer[] = [];
     let size = 0;
     let done = false;
-    const finish = (r: BodyResult) => {
+    const finish = (r: RawBodyResult) => {
       if (done) return;
       done = true;
-      budget.release(size);
       chunks = [];
       resolve(r);
     };
@@ -46,7 +58,7 @@ export function readJsonBody(raw: IncomingMessage, limit: number, parse: JsonPar
     raw.on('data', (chunk: Buffer) => {
       if (done) return;
       if (size + chunk.length > limit) finish(tooLarge(limit));
-      else if (!budget.tryAcquire(chunk.length)) finish(overloaded(budget));
+      else if (!charge.tryAdd(chunk.length)) finish(overloaded());
       else {
         size += chunk.length;
         chunks.push(chunk);
@@ -54,8 +66,7 @@ export function readJsonBody(raw: IncomingMessage, limit: number, parse: JsonPar
     });
     raw.on('end', () => {
       if (done) return;
-      const text = chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks, size).toString('utf8');
-      parse(raw, text, (err, body) => finish(err ? { ok: false, code: 400, message: err.message } : { ok: true, body }));
+      finish({ ok: true, bytes: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size) });
     });
     raw.on('error', (err: Error) => finish({ ok: false, code: 400, message: `reading the request body: ${err.message}` }));
     // A request cut by the request timeout or the client closes without 'end' (and, on some paths, without 'error').
@@ -63,10 +74,10 @@ export function readJsonBody(raw: IncomingMessage, limit: number, parse: JsonPar
   });
 }
 
-const tooLarge = (limit: number): BodyResult => ({ ok: false, code: 413, message: `request body is larger than ${limit} bytes` });
+const tooLarge = (limit: number) => ({ ok: false as const, code: 413 as const, message: `request body is larger than ${limit} bytes` });
 
-const overloaded = (budget: ByteBudget): BodyResult => ({
+const overloaded = (): RawBodyResult => ({
   ok: false,
   code: 503,
-  message: `too many request bodies in flight (over ${budget.cap} bytes buffered); retry`,
+  message: 'too many request bytes in flight (the server\'s byte budget, or this client\'s share of it, is held by other requests); retry',
 });

@@ -7,9 +7,11 @@ import { AdmissionDeniedError } from '../../shared/errors.js';
 import { decodeReview, type AdmissionRequest } from './review.js';
 import { denied, errored, resultLabel, type AdmissionResult } from './response.js';
 import type { WebhookMetrics } from '../metrics.js';
-import { encodeReview, JSON_CONTENT_TYPE } from './encode.js';
+import { JSON_CONTENT_TYPE } from './encode.js';
 import { readJsonBody, type JsonParser } from './body.js';
-import type { ByteBudget } from './byte-budget.js';
+import type { ByteBudget, Charge } from './byte-budget.js';
+import { encodeBoundedReview } from './reply-limit.js';
+import { armWriteTimeout, chargeReply, chargeRequest } from './send-reply.js';
 
 /** What a handler knows of a review beyond its content. */
 export interface ReviewContext {
@@ -63,8 +65,10 @@ const REASONS = { 400: 'Bad Request', 413: 'Payload Too Large', 415: 'Unsupporte
 export interface AdmissionRouteDeps {
   log: Logger;
   metrics: WebhookMetrics;
-  /** Shared by every admission route of the server (admission/byte-budget.ts). */
+  /** Shared by every route of the server (admission/byte-budget.ts): each request's body and reply bytes. */
   bodyBudget: ByteBudget;
+  /** A reply not handed to the kernel within this is destroyed with its connection (admission/send-reply.ts). */
+  replyWriteTimeoutMs: number;
 }
 
 export function registerAdmissionRoute(app: FastifyInstance, route: WebhookRoute, deps: AdmissionRouteDeps): void {
@@ -90,7 +94,7 @@ export function registerAdmissionRoute(app: FastifyInstance, route: WebhookRoute
     return reply.code(code).send({ error: REASONS[code], message });
   };
 
-  const admit = async (body: unknown, request: FastifyRequest, reply: FastifyReply) => {
+  const admit = async (body: unknown, request: FastifyRequest, reply: FastifyReply, charge: Charge) => {
     const decoded = decodeReview(body);
     if (!decoded.ok) return refuse(request, reply, 400, decoded.message);
     const { apiVersion, request: req } = decoded.review;
@@ -111,7 +115,13 @@ export function registerAdmissionRoute(app: FastifyInstance, route: WebhookRoute
     if (label === 'allowed' || label === 'patched') {
       if (deps.log.isLevelEnabled('debug')) reviewLog(deps.log, route, req).debug({ result: label }, 'admitted');
     } else reviewLog(deps.log, route, req).info({ result: label, code: result.status?.code, message: result.status?.message }, 'refused');
-    return reply.code(200).header('content-type', JSON_CONTENT_TYPE).send(encodeReview(apiVersion, req.uid, result));
+    const { bytes, refused } = encodeBoundedReview(apiVersion, req.uid, result);
+    if (refused !== undefined) reviewLog(deps.log, route, req).warn({ replyBytes: refused }, 'reply too large for the apiserver; refused instead');
+    if (!chargeReply(charge, bytes.length)) return refuse(request, reply, 503, `too many reply bytes in flight: this ${bytes.length}-byte reply does not fit the server's byte budget or this client's share of it; retry`);
+    // Not awaited: a reply is a thenable settled when the response finishes, which an unread one never does.
+    void reply.code(200).header('content-type', JSON_CONTENT_TYPE).send(bytes);
+    armWriteTimeout(reply.raw, deps.replyWriteTimeoutMs);
+    return reply;
   };
 
   app.route({
@@ -123,8 +133,9 @@ export function registerAdmissionRoute(app: FastifyInstance, route: WebhookRoute
       const start = process.hrtime.bigint();
       runtime.inFlight.inc();
       try {
-        const read = await readJsonBody(request.raw, ADMISSION_BODY_LIMIT, parse, deps.bodyBudget);
-        return await (read.ok ? admit(read.body, request, reply) : refuse(request, reply, read.code, read.message));
+        const charge = chargeRequest(request, reply, deps.bodyBudget);
+        const read = await readJsonBody(request.raw, ADMISSION_BODY_LIMIT, parse, charge);
+        return await (read.ok ? admit(read.body, request, reply, charge) : refuse(request, reply, read.code, read.message));
       } finally {
         runtime.inFlight.dec();
         runtime.latency.observe(Number(process.hrtime.bigint() - start) / 1e9);

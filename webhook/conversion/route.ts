@@ -3,7 +3,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { readJsonBody, type JsonParser } from '../admission/body.js';
-import type { ByteBudget } from '../admission/byte-budget.js';
+import type { BudgetGroup, ByteBudget } from '../admission/byte-budget.js';
+import { armWriteTimeout, chargeReply, chargeRequest } from '../admission/send-reply.js';
 import {
   ImageListPullJobDecoder,
   ImagePullJobDecoder,
@@ -18,11 +19,15 @@ import { answerConversionReview, decodeConversionReview } from './review.js';
 export const CONVERSION_PATH = '/convert';
 
 /**
- * A list read in another version than the stored one converts every object of the page in one review: 500 objects
- * (client-go's page size) of ~60 KiB each. Larger pages fail with 413, which the apiserver reports on the list; never
- * more than the server's byte budget, so one review can always be buffered.
+ * 7 MiB, the limit controller-runtime puts on admission requests (review N-M1; 32 MiB before; its conversion handler
+ * reads without one, docs/compatibility.md).
+ * A list read in another version than the stored one converts the objects of a page in one review; the apiserver
+ * stores each object within etcd's 1.5 MiB, and a page is client-go's 500 objects at most, so only pages of objects
+ * averaging over ~14 KiB reach it. Larger pages fail with 413, which the apiserver reports on that list (the client
+ * can page smaller); no kruise controller lists in another version than the stored one. Never more than the
+ * conversion share of the byte budget, so one review can always be buffered.
  */
-export const CONVERSION_BODY_LIMIT = 32 * 1024 * 1024;
+export const CONVERSION_BODY_LIMIT = 7 * 1024 * 1024;
 
 /** The decode step of each kind a conversion may carry (what upstream's typed decode checks). */
 export const CONVERSION_DECODERS: ReadonlyMap<string, ObjectDecoder> = new Map(
@@ -33,12 +38,15 @@ export interface ConversionRouteDeps {
   log: Logger;
   metrics: WebhookMetrics;
   bodyBudget: ByteBudget;
+  /** All /convert requests together hold at most this share of the budget (body and reply): they cannot starve admission. */
+  group: BudgetGroup;
+  replyWriteTimeoutMs: number;
 }
 
 export function registerConversionRoute(app: FastifyInstance, deps: ConversionRouteDeps): void {
   const runtime = deps.metrics.forWebhook(CONVERSION_PATH);
   const parse = app.getDefaultJsonParser(app.initialConfig.onProtoPoisoning ?? 'error', app.initialConfig.onConstructorPoisoning ?? 'error') as JsonParser;
-  const limit = Math.min(CONVERSION_BODY_LIMIT, deps.bodyBudget.cap);
+  const limit = Math.min(CONVERSION_BODY_LIMIT, deps.bodyBudget.cap, deps.group.cap);
   const log = deps.log.child({ webhook: 'convert' });
   app.route({
     method: 'POST',
@@ -48,7 +56,8 @@ export function registerConversionRoute(app: FastifyInstance, deps: ConversionRo
       const start = process.hrtime.bigint();
       runtime.inFlight.inc();
       try {
-        const read = await readJsonBody(request.raw, limit, parse, deps.bodyBudget);
+        const charge = chargeRequest(request, reply, deps.bodyBudget, deps.group);
+        const read = await readJsonBody(request.raw, limit, parse, charge);
         const decoded = read.ok ? decodeConversionReview(read.body) : undefined;
         if (!read.ok || !decoded?.ok) {
           const [code, message] = read.ok ? [400, decoded && !decoded.ok ? decoded.message : ''] : [read.code, read.message];
@@ -61,7 +70,14 @@ export function registerConversionRoute(app: FastifyInstance, deps: ConversionRo
         const out = answerConversionReview(decoded, CONVERSION_DECODERS);
         if (out.failure !== undefined) log.info({ uid: decoded.request.uid, desiredAPIVersion: decoded.request.desiredAPIVersion, message: out.failure }, 'conversion failed');
         else if (log.isLevelEnabled('debug')) log.debug({ uid: decoded.request.uid, desiredAPIVersion: decoded.request.desiredAPIVersion, objects: out.converted }, 'converted');
-        return await reply.code(200).header('content-type', JSON_CONTENT_TYPE).send(out.body);
+        const bytes = Buffer.from(out.body);
+        if (!chargeReply(charge, bytes.length)) {
+          log.info({ uid: decoded.request.uid, replyBytes: bytes.length }, 'conversion reply does not fit the byte budget; refused with 503');
+          return await reply.code(503).header('retry-after', '1').send();
+        }
+        void reply.code(200).header('content-type', JSON_CONTENT_TYPE).send(bytes);
+        armWriteTimeout(reply.raw, deps.replyWriteTimeoutMs);
+        return reply;
       } finally {
         runtime.inFlight.dec();
         runtime.latency.observe(Number(process.hrtime.bigint() - start) / 1e9);

@@ -57,11 +57,14 @@ export function sharedMountsAndEnvs(sidecar: SidecarContainer, pod: Pod): { moun
 /**
  * The most volumeMounts, volumeDevices and env vars that sharing may add to a pod, over all its sharing sidecars.
  * Sharing copies the app containers' entries into every sidecar with a share policy, so the work (and the patch) is
- * (sharing sidecars) × (pod's entries): bounded here so that product cannot stall the webhook. No real pod comes near
- * it: each entry is at least ~16 bytes of JSON, so 100,000 of them exceed etcd's 1.5 MiB object limit and the
- * apiserver would refuse the mutated pod anyway; refusing it here says why, at once.
+ * (sharing sidecars) × (pod's entries): bounded here so that product cannot stall the webhook. 50,000: a shared entry
+ * takes about 50–75 bytes of the base64 patch in the reply (a mount with name, mountPath and subPathExpr, an env var
+ * with name and value; measured on the webhook's cost cases), so 50,000 of them make a reply of about 3 MiB, the most
+ * the apiserver could apply (webhook/admission/reply-limit.ts, from its 3 MiB request limit, twice etcd's 1.5 MiB).
+ * Past it the patch could almost never be sent: refusing here says why, before the copy and the diff are paid for
+ * (review N-H2; 100,000 before, whose patches reached 5–9 MB). No real pod comes near it.
  */
-export const MAX_SHARED_ENTRIES = 100_000;
+export const MAX_SHARED_ENTRIES = 50_000;
 
 /** Counts what sharing adds to one pod and refuses (400) past MAX_SHARED_ENTRIES. */
 export function sharedEntriesBudget(podRef: string): (added: number) => void {
