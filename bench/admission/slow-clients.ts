@@ -15,6 +15,7 @@ import type { AddressInfo } from 'node:net';
 import { connect, type TLSSocket } from 'node:tls';
 import { generateCA, generateServingCert } from '../../certs/generate.js';
 import { silentLogger } from '../../shared/log.js';
+import { GATE_DEFAULTS } from '../../shared/feature-gates.js';
 import { buildApp } from '../../webhook/app.js';
 import { admissionCaches, staticCache } from '../../webhook/caches.js';
 import { sharingSidecarSets } from '../../webhook/fuzz/cost-cases.js';
@@ -37,7 +38,7 @@ function productionRoutes() {
     { sidecarSets: staticCache(sharingSidecarSets(4) as never[]), namespaces: staticCache([{ metadata: { name: 'default', labels: {} } }]), revisions: staticCache([]), configMaps: staticCache([]) },
     { fetchPod: async () => undefined, fetchNode: async () => undefined },
   );
-  const gates = { PodWebhook: true, KruiseDaemon: true, ImagePullJobGate: true, ResourceDistributionGate: true, SidecarSetPatchPodMetadataDefaultsAllowed: false, EnableSortSidecarContainerByName: false, PreDownloadImageForInPlaceUpdate: false };
+  const gates = { ...GATE_DEFAULTS, ResourceDistributionGate: true };
   return makeRoutes({ caches, gates, now: () => new Date(), random: Math.random });
 }
 
