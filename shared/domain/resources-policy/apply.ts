@@ -4,7 +4,7 @@
 import type { Container, Pod } from '../../api/meta.js';
 import type { ResourcesPolicy, SidecarContainer, SidecarSet } from '../../api/sidecarset.js';
 import { add, int64FromFloat, intQuantity, milliQuantity, parseQuantity, cmp } from '../quantity-math.js';
-import { formatGoQuantity, type GoQuantity } from '../quantity.js';
+import { formatGoQuantity, QuantityParseError, type GoQuantity } from '../quantity.js';
 import { evaluateExpression, ExpressionError, qty } from './expression.js';
 import { compileGoRegexp, type GoRegexp } from './go-regexp.js';
 import { goQuote } from './go-quote.js';
@@ -106,7 +106,8 @@ export function evaluateResourceExpression(expr: string, aggregated: GoQuantity)
   try {
     result = evaluateExpression(expr, new Map([[variable, qty(aggregated)]]));
   } catch (err) {
-    if (!(err instanceof ExpressionError)) throw err;
+    // A QuantityRangeError: arithmetic on a value quantity-math will not expand (e.g. 1e30000000 + 1m).
+    if (!(err instanceof ExpressionError) && !(err instanceof QuantityParseError)) throw err;
     throw new ResourcesPolicyError(`failed to parse expression ${goQuote(expr)}: ${(err as Error).message}`);
   }
   if (result.kind === 'quantity') return result.q;
@@ -129,7 +130,15 @@ export function policyResources(policy: ResourcesPolicy, pod: Pod, sidecarSets: 
   if (targets.length === 0) throw new ResourcesPolicyError(`no containers match the regex pattern ${goQuote(regex)}`);
   // An unknown mode (only the CRD enum refuses it) aggregates nothing: every limit unlimited, every request zero.
   const mode = policy.targetContainersMode;
-  const aggregate = mode === 'sum' ? sum(targets) : mode === 'max' ? max(targets) : { limits: {}, requests: {} };
+  let aggregate: ReturnType<typeof sum>;
+  try {
+    aggregate = mode === 'sum' ? sum(targets) : mode === 'max' ? max(targets) : { limits: {}, requests: {} };
+  } catch (err) {
+    // The pod's own quantities: the apiserver has parsed them, but one sent straight to the port may not parse, and a
+    // sum may need more digits than quantity-math expands. A refusal, not an internal error.
+    if (!(err instanceof QuantityParseError)) throw err;
+    throw new ResourcesPolicyError(`failed to aggregate the target containers' resources: ${err.message}`);
+  }
   const resources: Resources = {};
   const compute = (kind: 'limits' | 'requests') => {
     const exprs = policy.resourcesExpr?.[kind];
