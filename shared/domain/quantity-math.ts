@@ -93,7 +93,8 @@ export const withMilli = (a: GoQuantity, milli: bigint): GoQuantity => milliQuan
 
 /** Quantity.MilliValue (ScaledValue(Milli)), with Go's rounding and overflow behaviour for each representation. */
 export function milliValue(a: GoQuantity): bigint {
-  if (a.exactInt64) return a.scale < -3 ? divideAwayFromZero(a.unscaled, -3 - a.scale) : positiveScaleInt64(a.unscaled, a.scale + 3);
+  // Go's Scale is int32: near 2^31 the shift `scale + 3` wraps negative, and positiveScaleInt64 then returns the value.
+  if (a.exactInt64) return a.scale < -3 ? divideAwayFromZero(a.unscaled, -3 - a.scale) : positiveScaleInt64(a.unscaled, (a.scale + 3) | 0);
   return decScaledValue(a.unscaled, -a.scale - 3);
 }
 
