@@ -53,7 +53,21 @@ export function targetContainers(pod: Pod, nameRegex: string, sidecarSets: reado
   const excluded = new Set<string>();
   for (const set of sidecarSets) for (const c of [...(set.spec?.initContainers ?? []), ...(set.spec?.containers ?? [])]) excluded.add(c.name);
   const candidates = [...(pod.spec?.initContainers ?? []).filter((c) => c.restartPolicy === 'Always'), ...(pod.spec?.containers ?? [])];
-  return candidates.filter((c) => !excluded.has(c.name) && compiled.regexp.test(c.name));
+  return candidates.filter((c) => !excluded.has(c.name) && isContainerName(c.name) && compiled.regexp.test(c.name));
+}
+
+/** A container name is a DNS-1123 label: at most 63 characters (k8s core validation). */
+const MAX_CONTAINER_NAME = 63;
+
+/**
+ * Whether a name can be matched at all. Mutating webhooks see a pod before the apiserver validates it, so a name may
+ * be 100 KB long (sent straight to the port, or in a pod the apiserver will refuse after admission). Upstream matches
+ * it with Go's linear RE2; our DFA cache thrashes on DFA-exponential patterns (review N-L2: 2.6 s for
+ * `(a|b)*a(a|b){300}c` on 100 KB). Such a name is never a target: the pod cannot be stored with it, so whichever
+ * resources the sidecar would get from it, they are never seen; matching costs at most 63 characters per container.
+ */
+function isContainerName(name: unknown): name is string {
+  return typeof name === 'string' && name.length <= MAX_CONTAINER_NAME;
 }
 
 /** `sum`: limits only when every target has one; requests summed from a zero (absent when the sum is zero). */
