@@ -4,7 +4,7 @@
 // differently, and upstream's results carry those quirks, so both are kept apart here. Values are exact bigints.
 import type { GoQuantity, QuantityFormat } from './quantity.js';
 import { parseGoQuantity, QuantityParseError } from './quantity.js';
-import { compareScaled } from './quantity-scale.js';
+import { compareScaled, pow10 } from './quantity-scale.js';
 
 const MAX_INT64 = (1n << 63n) - 1n;
 const MIN_INT64 = -(1n << 63n);
@@ -29,7 +29,7 @@ export class QuantityRangeError extends QuantityParseError {
 const shifted = (q: GoQuantity, by: number): bigint => {
   if (q.unscaled === 0n) return 0n;
   if (by > MAX_ARITH_SHIFT) throw new QuantityRangeError(formatValue(q));
-  return q.unscaled * 10n ** BigInt(by);
+  return q.unscaled * pow10(by);
 };
 const formatValue = (q: GoQuantity): string => `${q.unscaled}e${q.scale}`;
 
@@ -100,7 +100,7 @@ export function milliValue(a: GoQuantity): bigint {
 
 /** negativeScaleInt64: value / 10^digits, rounded away from zero. */
 function divideAwayFromZero(value: bigint, digits: number): bigint {
-  const d = 10n ** BigInt(digits);
+  const d = pow10(digits);
   const q = value / d;
   return q * d === value ? q : q + (value > 0n ? 1n : -1n);
 }
@@ -113,7 +113,7 @@ function positiveScaleInt64(value: bigint, digits: number): bigint {
   if (digits === 0) return value;
   if (digits === 1 || digits === 2 || digits === 3 || digits === 6 || digits === 9) {
     if (value === MIN_INT64) return 0n;
-    return wrap(value * 10n ** BigInt(digits));
+    return wrap(value * pow10(digits));
   }
   if (value === 0n) return 0n;
   let v = value;
@@ -128,11 +128,11 @@ function positiveScaleInt64(value: bigint, digits: number): bigint {
 function decScaledValue(unscaled: bigint, dif: number): bigint {
   if (dif === 0) return wrap(unscaled);
   if (dif < 0) {
-    const factor = -dif <= 18 ? 10n ** BigInt(-dif) : MIN_INT64; // int64(math.Pow10(n)) on amd64
+    const factor = -dif <= 18 ? pow10(-dif) : MIN_INT64; // int64(math.Pow10(n)) on amd64
     return wrap(wrap(unscaled) * factor);
   }
   if (dif > MAX_ARITH_SHIFT) throw new QuantityRangeError(`${unscaled}e${-dif - 3}`);
-  const divisor = 10n ** BigInt(dif);
+  const divisor = pow10(dif);
   if (unscaled < MAX_INT64 && dif < 19) {
     const u = wrap(unscaled);
     const q = u / divisor;

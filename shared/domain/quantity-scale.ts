@@ -3,6 +3,20 @@
 // order of magnitude (digit count + scale) and only materialises a power of ten that is bounded by the digit counts of
 // the operands, which are bounded by their input text (MAX_QUANTITY_DIGITS).
 
+/**
+ * Digits of the powers of ten built by quantity code so far, in this process: a deterministic measure of quantity
+ * work for the cost fuzzer (webhook/fuzz), which checks it grows at most linearly with the input. Every power of ten
+ * of the quantity modules goes through pow10.
+ */
+let digitsBuilt = 0;
+export const quantityDigitsBuilt = (): number => digitsBuilt;
+
+/** 10^n for n ≥ 0, counted in quantityDigitsBuilt. */
+export function pow10(n: number): bigint {
+  digitsBuilt += n + 1;
+  return 10n ** BigInt(n);
+}
+
 /** Digits of |v| (1 for 0). Linear in the digits of v, which callers keep bounded. */
 export function digitCount(v: bigint): number {
   return (v < 0n ? -v : v).toString().length;
@@ -24,8 +38,8 @@ export function compareScaled(ua: bigint, sa: number, ub: bigint, sb: number): -
   const orderB = digitCount(ub) + sb;
   if (orderA !== orderB) return ((orderA > orderB ? 1 : -1) * signA) as -1 | 1;
   const scale = Math.min(sa, sb);
-  const x = abs(ua) * 10n ** BigInt(sa - scale);
-  const y = abs(ub) * 10n ** BigInt(sb - scale);
+  const x = abs(ua) * pow10(sa - scale);
+  const y = abs(ub) * pow10(sb - scale);
   return ((x === y ? 0 : x > y ? 1 : -1) * signA) as -1 | 0 | 1;
 }
 
@@ -37,7 +51,7 @@ export function roundAwayFromZeroTo(u: bigint, scale: number, target: number): b
   if (u === 0n) return 0n;
   const shift = target - scale;
   if (shift > digitCount(u)) return u < 0n ? -1n : 1n;
-  const divisor = 10n ** BigInt(shift);
+  const divisor = pow10(shift);
   const quotient = u / divisor;
   return quotient * divisor === u ? quotient : quotient + (u < 0n ? -1n : 1n);
 }
@@ -46,5 +60,5 @@ export function roundAwayFromZeroTo(u: bigint, scale: number, target: number): b
 export function isWholeScaled(u: bigint, scale: number): boolean {
   if (scale >= 0 || u === 0n) return true;
   if (-scale > digitCount(u)) return false;
-  return u % 10n ** BigInt(-scale) === 0n;
+  return u % pow10(-scale) === 0n;
 }

@@ -2,7 +2,7 @@
 // the defaulting patch both carry quantities in Go's output form, so "what Go would print" is the contract here —
 // including its quirks (a parsed string is sometimes echoed verbatim, e.g. "1.500" or "+1Gi").
 
-import { compareScaled, digitCount, isWholeScaled, roundAwayFromZeroTo } from './quantity-scale.js';
+import { compareScaled, digitCount, isWholeScaled, pow10, roundAwayFromZeroTo } from './quantity-scale.js';
 
 export class QuantityParseError extends Error {
   /**
@@ -187,7 +187,7 @@ function canonical(q: Quantity): string {
   if (q.format === 'BinarySI' && digitCount(magnitude) + q.scale <= BINARY_ORDER) {
     const small = compareToInteger(magnitude, q.scale, 1024n) < 0;
     if (!small && isWholeScaled(q.unscaled, q.scale)) {
-      return base1024(q.scale >= 0 ? q.unscaled * 10n ** BigInt(q.scale) : q.unscaled / 10n ** BigInt(-q.scale));
+      return base1024(q.scale >= 0 ? q.unscaled * pow10(q.scale) : q.unscaled / pow10(-q.scale));
     }
   }
   // Factors of ten move into the exponent (a string scan, not a division per zero), then the exponent goes down to a
