@@ -22,15 +22,22 @@ export function extremeQuantity(r: Random, short = false): string | number {
   ]);
 }
 
+/**
+ * Whether values must pass the CRD's OpenAPI schema (`typed`: what a stored object can hold, for the controllers) or
+ * may be anything JSON (`raw`: what a review sent straight to the webhook port can hold).
+ */
+export type Typing = 'typed' | 'raw';
+
 /** An int-or-string: percentages fractional, negative, huge or malformed; integers at and past int32. */
-export function extremeIntOrString(r: Random): unknown {
-  return pick(r, [0, 1, -1, 1.5, 2 ** 31 - 1, 2 ** 31, 2 ** 53, 1e21, -(2 ** 31), '0%', '50%', '12.5%', '0.0001%', '-1%', '100000%',
-    '1e9%', '%', '10', 'abc', `${'9'.repeat(400)}%`, null, true, {}]);
+export function extremeIntOrString(r: Random, typing: Typing = 'raw'): unknown {
+  const typed = [0, 1, -1, 2 ** 31 - 1, 2 ** 31, 2 ** 53, -(2 ** 31), '0%', '50%', '12.5%', '0.0001%', '-1%', '100000%', '1e9%', '%', '10', 'abc', `${'9'.repeat(400)}%`];
+  return pick(r, typing === 'typed' ? typed : [...typed, 1.5, 1e21, null, true, {}]);
 }
 
 /** A count (replicas, parallelism, seconds, limits): zero, negative, fractional, int32 edges, huge. */
-export function extremeCount(r: Random): unknown {
-  return pick(r, [0, 1, 3, -1, 1.5, 100, 1_000, 100_000, 2 ** 31 - 1, 2 ** 31, 2 ** 53, 1e21, -(2 ** 53), '3', null]);
+export function extremeCount(r: Random, typing: Typing = 'raw'): unknown {
+  const typed = [0, 1, 3, -1, 100, 1_000, 100_000, 2 ** 31 - 1, 2 ** 31, 2 ** 53, -(2 ** 53)];
+  return pick(r, typing === 'typed' ? typed : [...typed, 1.5, 1e21, '3', null]);
 }
 
 /** A name: valid, at the 63 and 253 limits, or far past them (100 KB), or with bad characters. */
@@ -45,7 +52,7 @@ export function longList<T>(r: Random, make: (i: number) => T): T[] {
 }
 
 type Json = Record<string, unknown>;
-type Setter = (o: Json, r: Random) => void;
+type Setter = (o: Json, r: Random, typing: Typing) => void;
 
 /** Sets `path` in `o` (creating objects and one-element arrays on the way) to `value`. */
 export function setPath(o: Json, path: readonly (string | number)[], value: unknown): void {
@@ -60,8 +67,8 @@ export function setPath(o: Json, path: readonly (string | number)[], value: unkn
 }
 
 const quantityAt = (...path: (string | number)[]): Setter => (o, r) => setPath(o, path, extremeQuantity(r));
-const intOrStringAt = (...path: (string | number)[]): Setter => (o, r) => setPath(o, path, extremeIntOrString(r));
-const countAt = (...path: (string | number)[]): Setter => (o, r) => setPath(o, path, extremeCount(r));
+const intOrStringAt = (...path: (string | number)[]): Setter => (o, r, t) => setPath(o, path, extremeIntOrString(r, t));
+const countAt = (...path: (string | number)[]): Setter => (o, r, t) => setPath(o, path, extremeCount(r, t));
 const nameAt = (...path: (string | number)[]): Setter => (o, r) => setPath(o, path, longName(r));
 const listAt = (make: (i: number, r: Random) => unknown, ...path: (string | number)[]): Setter => (o, r) => setPath(o, path, longList(r, (i) => make(i, r)));
 
@@ -104,8 +111,8 @@ export const EXTREMES_BY_KIND: Readonly<Record<string, readonly Setter[]>> = {
     countAt('spec', 'completionPolicy', 'activeDeadlineSeconds'), countAt('spec', 'pullPolicy', 'backoffLimit'), nameAt('metadata', 'name'),
   ],
   NodeImage: [
-    (o, r) => setPath(o, ['spec', 'images'], Object.fromEntries(longList(r, (i) => [`image-${i}`, { tags: [{ tag: 'v1', pullPolicy: { ttlSecondsAfterFinished: extremeCount(r) } }] }]))),
-    (o, r) => setPath(o, ['spec', 'images', 'nginx', 'tags'], longList(r, (i) => ({ tag: `t${i}`, pullPolicy: { timeoutSeconds: extremeCount(r), backoffLimit: extremeCount(r) } }))),
+    (o, r, t) => setPath(o, ['spec', 'images'], Object.fromEntries(longList(r, (i) => [`image-${i}`, { tags: [{ tag: 'v1', pullPolicy: { ttlSecondsAfterFinished: extremeCount(r, t) } }] }]))),
+    (o, r, t) => setPath(o, ['spec', 'images', 'nginx', 'tags'], longList(r, (i) => ({ tag: `t${i}`, pullPolicy: { timeoutSeconds: extremeCount(r, t), backoffLimit: extremeCount(r, t) } }))),
     countAt('spec', 'images', 'nginx', 'tags', 0, 'pullPolicy', 'activeDeadlineSeconds'), nameAt('metadata', 'name'),
   ],
   ContainerRecreateRequest: [
@@ -119,8 +126,8 @@ export const EXTREMES_BY_KIND: Readonly<Record<string, readonly Setter[]>> = {
 };
 
 /** Sets one to three extremes on `object` of `kind` (in place). */
-export function applyExtremes(kind: string, object: unknown, r: Random): void {
+export function applyExtremes(kind: string, object: unknown, r: Random, typing: Typing = 'raw'): void {
   const setters = EXTREMES_BY_KIND[kind];
   if (!setters || typeof object !== 'object' || object === null) return;
-  for (let n = 1 + Math.floor(r() * 3); n > 0; n--) pick(r, setters)(object as Json, r);
+  for (let n = 1 + Math.floor(r() * 3); n > 0; n--) pick(r, setters)(object as Json, r, typing);
 }

@@ -89,6 +89,17 @@ const CONVERSION_OBJECTS: readonly { apiVersion: string; kind: string; object: R
 const CONVERSION_VERSIONS = ['apps.kruise.io/v1beta1', 'apps.kruise.io/v1alpha1', 'apps.kruise.io/v2', ''];
 
 const paths = [...Object.keys(FUZZ_OBJECTS), '/convert'];
+/** The other path of each handler (v1.9's un-versioned paths next to v1.8's), so that every route of makeRoutes is hit. */
+export const ROUTE_ALIASES: Readonly<Record<string, string>> = {
+  '/mutate-apps-kruise-io-v1alpha1-sidecarset': '/mutate-apps-kruise-io-sidecarset',
+  '/validate-apps-kruise-io-v1alpha1-sidecarset': '/validate-apps-kruise-io-sidecarset',
+  '/mutate-apps-kruise-io-v1alpha1-imagepulljob': '/mutate-apps-kruise-io-imagepulljob',
+  '/validate-apps-kruise-io-v1alpha1-imagepulljob': '/validate-apps-kruise-io-imagepulljob',
+  '/mutate-apps-kruise-io-imagelistpulljob': '/mutate-apps-kruise-io-v1alpha1-imagelistpulljob',
+  '/validate-apps-kruise-io-imagelistpulljob': '/validate-apps-kruise-io-v1alpha1-imagelistpulljob',
+  '/mutate-apps-kruise-io-v1alpha1-nodeimage': '/mutate-apps-kruise-io-nodeimage',
+  '/validate-apps-kruise-io-v1alpha1-nodeimage': '/validate-apps-kruise-io-nodeimage',
+};
 const POD_REQUEST = { kind: { group: '', version: 'v1', kind: 'Pod' }, resource: { group: '', version: 'v1', resource: 'pods' } };
 const OPS = ['CREATE', 'UPDATE', 'DELETE', 'CONNECT'];
 
@@ -138,9 +149,10 @@ function conversionCase(r: Random, i: number): FuzzCase {
 
 /** The review for case `i`. Deep and size shapes are a few percent of cases: they are the slow ones. */
 export function generate(r: Random, i: number): FuzzCase {
-  const path = pick(r, paths);
-  if (path === '/convert') return conversionCase(r, i);
-  const { kind, object } = FUZZ_OBJECTS[path]!;
+  const drawn = pick(r, paths);
+  if (drawn === '/convert') return conversionCase(r, i);
+  const { kind, object } = FUZZ_OBJECTS[drawn]!;
+  const path = ROUTE_ALIASES[drawn] !== undefined && r() < 0.3 ? ROUTE_ALIASES[drawn] : drawn;
   const request: Record<string, unknown> = {
     uid: `uid-${i}`,
     kind: { group: kind === 'Pod' ? '' : 'apps.kruise.io', version: kind === 'Pod' ? 'v1' : 'v1alpha1', kind },
