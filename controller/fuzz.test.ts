@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { runControllerFuzz } from './fuzz/run.js';
 import { TARGETS } from './fuzz/targets.js';
 
-const TOTAL = 4_000;
+const TOTAL = 1_500;
 const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : 0x5eed_c0de;
 
 test(`${TOTAL} fuzzed objects reconcile without programming errors and with linear API work (seed ${SEED}; FUZZ_SEED=<n> to vary)`, { timeout: 900_000 }, async () => {

@@ -16,7 +16,9 @@ export interface ControllerFuzzReport {
 }
 
 /** Only a hang guard: cases take milliseconds; a reconcile stuck for this long is reported, not waited for. */
-const CASE_STALL_MS = 20_000;
+const CASE_STALL_MS = 30_000;
+/** A new worker loads tsx and every controller module first: on a loaded machine that alone can take a while. */
+const STARTUP_MS = 180_000;
 const HEAP_MB = 768;
 
 export async function runControllerFuzz(total: number, seed: number, progress?: (done: number) => void): Promise<ControllerFuzzReport> {
@@ -53,11 +55,11 @@ function runWorker(seed: number, from: number, to: number, onResult: (r: CaseRes
       void worker.terminate();
       resolve(at);
     };
-    const arm = () => {
+    const arm = (ms = CASE_STALL_MS) => {
       clearTimeout(timer);
-      timer = setTimeout(() => finish(current + 1, `no answer within ${CASE_STALL_MS / 1000} s (replay: runCase(${seed}, ${current}))`), CASE_STALL_MS);
+      timer = setTimeout(() => finish(current + 1, `no answer within ${ms / 1000} s (replay: runCase(${seed}, ${current}))`), ms);
     };
-    arm();
+    arm(STARTUP_MS);
     worker.on('message', (m: { type: string; i: number; result?: CaseResult }) => {
       if (m.type === 'start') { current = m.i; arm(); }
       else if (m.type === 'done') { onResult(m.result!); progress?.(m.i + 1); }
