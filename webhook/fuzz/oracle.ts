@@ -77,7 +77,8 @@ function checkConversionReply(status: number, text: string, sent: Json | undefin
   }
   const res = reply.response as Json | undefined;
   const request = sent?.request as Json | undefined;
-  if (reply.apiVersion !== (typeof sent?.apiVersion === 'string' ? sent.apiVersion : undefined) || !res) return fail(`bad envelope ${text.slice(0, 200)}`);
+  // Go's TypeMeta omits an empty apiVersion.
+  if (reply.apiVersion !== (typeof sent?.apiVersion === 'string' && sent.apiVersion !== '' ? sent.apiVersion : undefined) || !res) return fail(`bad envelope ${text.slice(0, 200)}`);
   if (res.uid !== (typeof request?.uid === 'string' ? request.uid : '')) return fail(`uid not echoed: ${text.slice(0, 200)}`);
   const result = res.result as { status?: string; message?: string } | undefined;
   if (result?.status === 'Success') {
