@@ -66,14 +66,30 @@ export class FakeCluster {
 
   private write(r: Resource, obj: KubernetesObject): KubernetesObject {
     const stored = { ...obj, metadata: { ...obj.metadata, resourceVersion: String(++this.rv) } };
-    this.store.set(idOf(r, obj.metadata?.namespace, obj.metadata?.name ?? ''), stored);
-    if (!this.lag.has(r.plural)) this.catchUp(r);
+    const id = idOf(r, obj.metadata?.namespace, obj.metadata?.name ?? '');
+    this.store.set(id, stored);
+    if (!this.lag.has(r.plural)) this.deliver(r, id);
     return clone(stored);
   }
 
   private remove(r: Resource, id: string): void {
     this.store.delete(id);
-    if (!this.lag.has(r.plural)) this.catchUp(r);
+    if (!this.lag.has(r.plural)) this.deliver(r, id);
+  }
+
+  /**
+   * One object's change into a view that is in step (not lagging): only that id, so that N writes cost N, not N ×
+   * the store (the controller fuzzer creates thousands of objects in one reconcile). A view not made yet catches up.
+   */
+  private deliver(r: Resource, id: string): void {
+    const v = this.views.get(r.plural);
+    if (!v) return this.catchUp(r);
+    const o = this.store.get(id);
+    const shown = v.get(id);
+    if (o === shown) return;
+    if (o) v.set(id, o);
+    else v.delete(id);
+    this.notify(r.plural, (o ?? shown)!);
   }
 
   readonly rest: KubeRest = {

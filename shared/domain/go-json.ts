@@ -1,7 +1,7 @@
 // A Go `encoding/json` emulator for values that Go would first decode into typed structs and then json.Marshal.
 // Hash compatibility with OpenKruise (spec/webhooks.md §1.5) depends on reproducing that round trip byte for byte:
 // struct fields in declaration order, omitempty, unknown fields dropped, map keys sorted, Go's string escaping.
-import { canonicalQuantity } from './quantity.js';
+import { canonicalQuantity, QuantityParseError } from './quantity.js';
 
 /**
  * A Go type, written as Go spells it: `string`, `bool`, `int32`, `int64`, `Quantity`, `IntOrString`, `*T`,
@@ -54,7 +54,7 @@ function encode(value: unknown, type: GoType, schema: GoSchema, path: string): s
     if (typeof value !== 'object' || Array.isArray(value)) throw new GoJsonTypeError(path, type, value);
     const elem = type.slice('map[string]'.length);
     const keys = Object.keys(value).sort(compareBytewise);
-    return `{${keys.map((k) => `${goString(k)}:${encode((value as Record<string, unknown>)[k], elem, schema, `${path}.${k}`)}`).join(',')}}`;
+    return `{${keys.map((k) => `${goString(k)}:${encode((value as Record<string, unknown>)[k], elem, schema, `${path}[${k}]`)}`).join(',')}}`;
   }
   switch (type) {
     case 'string':
@@ -73,7 +73,12 @@ function encode(value: unknown, type: GoType, schema: GoSchema, path: string): s
     case 'Quantity':
       if (absent) return '"0"';
       if (typeof value !== 'string' && typeof value !== 'number') throw new GoJsonTypeError(path, type, value);
-      return goString(canonicalQuantity(value));
+      try {
+        return goString(canonicalQuantity(value));
+      } catch (err) {
+        if (err instanceof QuantityParseError && err.path === undefined) throw new QuantityParseError(err.input, err.message, path);
+        throw err;
+      }
     case 'Time':
       // metav1.Time: the zero time marshals as null, else RFC 3339 text (kept as written).
       if (absent || value === '') return 'null';

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { canonicalQuantity, compareQuantityValues, parseQuantityValue, QuantityParseError } from './quantity.js';
+import { canonicalQuantity, compareQuantityValues, formatGoQuantity, isWholeQuantity, parseQuantityValue, QuantityParseError } from './quantity.js';
+import { add, cmp, milliValue, parseQuantity, QuantityRangeError } from './quantity-math.js';
 
 // Expected values were taken from Go: resource.ParseQuantity → json.Marshal, and after RoundUp(resource.Milli)
 // (k8s.io/apimachinery v0.30.10).
@@ -82,4 +83,72 @@ for (const tc of comparisons) {
 
 test('parseQuantityValue rejects what canonicalQuantity rejects', () => {
   for (const tc of invalid) assert.throws(() => parseQuantityValue(tc.input), QuantityParseError);
+});
+
+// Exponents as Go reads them (review N-C1): strconv.ParseInt(…, 10, 64) then int32(…), so past int64 the suffix is
+// refused and within it the exponent wraps; the int32 scale arithmetic wraps too. Expected values from
+// k8s.io/apimachinery v0.32.10: ParseQuantity → json.Marshal, RoundUp(Milli) → json.Marshal, MilliValue().
+// Go itself needs minutes for the inputs marked slow (it expands 10^|scale|); their values are the exact ones.
+const exponents: { input: string; go: string; rounded: string; milli: bigint; slowInGo?: true }[] = [
+  { input: '1e-10000000', go: '1e-9', rounded: '1e-3', milli: 1n },
+  { input: '1e-100000000', go: '1e-9', rounded: '1e-3', milli: 1n, slowInGo: true },
+  { input: '-7e-100000000', go: '-1e-9', rounded: '-1e-3', milli: 1n, slowInGo: true },
+  { input: '1e30000000', go: '1e30000000', rounded: '1e30000000', milli: 0n },
+  { input: '1e30000001', go: '10e30000000', rounded: '10e30000000', milli: 0n },
+  { input: '1.5e30000000', go: '1500e29999997', rounded: '1500e29999997', milli: 0n },
+  { input: '1e9999999999', go: '10e1410065406', rounded: '10e1410065406', milli: 0n },
+  { input: '1e-9999999999', go: '1e-9', rounded: '1e-3', milli: 1n, slowInGo: true },
+  { input: '1e2147483647', go: '10e2147483646', rounded: '10e2147483646', milli: 1n },
+  { input: '10e2147483647', go: '10e2147483647', rounded: '10e2147483647', milli: 10n },
+  { input: '1.5e-2147483648', go: '150e2147483646', rounded: '150e2147483646', milli: 15n },
+  { input: '1e4294967296', go: '1e4294967296', rounded: '1e4294967296', milli: 1000n },
+  { input: '1e-9223372036854775808', go: '1e-9223372036854775808', rounded: '1e-9223372036854775808', milli: 1000n },
+  { input: '0e30000000', go: '0', rounded: '0', milli: 0n },
+  { input: '1234567890123456789012e5', go: '123456789012345678901200e3', rounded: '123456789012345678901200e3', milli: -4362896299906853888n },
+  { input: '1E+3', go: '1E+3', rounded: '1E+3', milli: 1000000n },
+  { input: '12e-10', go: '2e-9', rounded: '1e-3', milli: 1n },
+  { input: '-1e-30', go: '-1e-9', rounded: '-1e-3', milli: 1n },
+  { input: '1.e5', go: '100e3', rounded: '100e3', milli: 100000000n },
+  { input: `1e-${'0'.repeat(10_000)}5`, go: '10e-6', rounded: '1e-3', milli: 1n },
+];
+for (const tc of exponents) {
+  test(`exponent ${tc.input.slice(0, 40)} reads as Go's (${tc.go}, rounded ${tc.rounded}, milli ${tc.milli})${tc.slowInGo ? ', exact where Go is slow' : ''}`, () => {
+    assert.equal(canonicalQuantity(tc.input), tc.go);
+    assert.equal(canonicalQuantity(tc.input, { roundUpToMilli: true }), tc.rounded);
+    assert.equal(milliValue(parseQuantity(tc.input)), tc.milli);
+  });
+}
+
+const refusedExponents = [
+  { input: '1e99999999999999999999', message: "unable to parse quantity's suffix" },
+  { input: '1e9223372036854775808', message: "unable to parse quantity's suffix" },
+  { input: '1ke3', message: "unable to parse quantity's suffix" },
+  { input: '1Gie3', message: "unable to parse quantity's suffix" },
+  { input: '1e3Ki', message: /^quantities must match the regular expression/ },
+  { input: '1e3G', message: /^quantities must match the regular expression/ },
+  { input: '9'.repeat(1001), message: 'quantities may have at most 1000 significant digits' },
+];
+for (const tc of refusedExponents) {
+  test(`${tc.input.slice(0, 30)} is refused: ${String(tc.message)}`, () => {
+    assert.throws(() => canonicalQuantity(tc.input), (err: Error) => err instanceof QuantityParseError && (typeof tc.message === 'string' ? err.message === tc.message : tc.message.test(err.message)));
+  });
+}
+
+test('comparisons of far-apart exponents are exact without expanding them', () => {
+  const v = parseQuantityValue;
+  assert.equal(compareQuantityValues(v('1e30000000'), v('9'.repeat(999))), 1);
+  assert.equal(compareQuantityValues(v('1e-100000000'), v('1n')), 0);
+  assert.equal(compareQuantityValues(v('-1e30000000'), v('1e-30000000')), -1);
+  assert.equal(compareQuantityValues(v('10e2147483647'), v('1e2147483647')), 1);
+  assert.equal(compareQuantityValues(v('0e-100000000'), v('0')), 0);
+  assert.equal(isWholeQuantity(v('1e30000000')), true);
+  assert.equal(isWholeQuantity(v('1e-100000000')), false);
+});
+
+test('sums that would have to expand a huge exponent fail with QuantityRangeError, small ones are exact', () => {
+  assert.throws(() => add(parseQuantity('1e30000000'), parseQuantity('1m')), QuantityRangeError);
+  assert.throws(() => parseQuantity('1234567890123456789012e30000000'), QuantityRangeError);
+  assert.equal(formatGoQuantity(add(parseQuantity('1e30000000'), parseQuantity('0'))), '1e30000000');
+  assert.equal(formatGoQuantity(add(parseQuantity('1e30'), parseQuantity('1m'))), '1000000000000000000000000000000001e-3');
+  assert.equal(cmp(parseQuantity('1e30000000'), parseQuantity('1e29999999')), 1);
 });

@@ -246,6 +246,12 @@ export interface ObjectDecoder {
   deep?: (value: Record<string, unknown>) => string[];
 }
 
+/** A field error as the validators word theirs (`…limits[cpu]: Invalid value: "1e…": …`), the input quoted in bounds. */
+function quantityProblem(field: string, err: QuantityParseError): string {
+  const shown = err.input.length > 64 ? `${err.input.slice(0, 64)}…` : err.input;
+  return `${field}${err.path ?? ''}: Invalid value: ${JSON.stringify(shown)}: ${err.message}`;
+}
+
 /**
  * SidecarSet defaulting round-trips every container through Go's decoder emulation (shared/domain/go-json.ts), which
  * knows all of corev1.Container; running it here turns e.g. `securityContext: 3` or a bad quantity into a 400 up
@@ -259,7 +265,7 @@ function sidecarContainerProblems(value: Record<string, unknown>): string[] {
       goJson(spec?.[key], '[]SidecarContainer', sidecarContainerSchema);
     } catch (err) {
       if (err instanceof GoJsonTypeError) out.push(`spec.${key}${err.path}: ${err.message.replace(/ at \S*$/, '')}`);
-      else if (err instanceof QuantityParseError) out.push(`spec.${key}: quantity ${JSON.stringify(err.input)}: ${err.message}`);
+      else if (err instanceof QuantityParseError) out.push(quantityProblem(`spec.${key}`, err));
       else throw err;
     }
   }
@@ -293,7 +299,7 @@ function cloneSetTemplateProblems(value: Record<string, unknown>): string[] {
     return [];
   } catch (err) {
     if (err instanceof GoJsonTypeError) return [`spec.template${err.path}: ${err.message.replace(/ at \S*$/, '')}`];
-    if (err instanceof QuantityParseError) return [`spec.template: quantity ${JSON.stringify(err.input)}: ${err.message}`];
+    if (err instanceof QuantityParseError) return [quantityProblem('spec.template', err)];
     throw err;
   }
 }

@@ -6,6 +6,8 @@
 import { ConversionError, convertObject } from '../../shared/domain/conversion/scheme.js';
 import { AdmissionDeniedError } from '../../shared/errors.js';
 import { decodeObject, type ObjectDecoder } from '../admission/decode-object.js';
+import { MAX_NESTING_DEPTH, tooDeepPath } from '../admission/depth.js';
+import { boundedJson } from './bounded-json.js';
 
 type Json = Record<string, unknown>;
 
@@ -46,15 +48,18 @@ export function decodeConversionReview(body: unknown): DecodedConversionReview {
 /** How much of an object upstream's "missing kind" errors quote; upstream quotes it whole (see compatibility.md). */
 const QUOTE_LIMIT = 1024;
 
-const quote = (o: unknown): string => {
-  const s = JSON.stringify(o) ?? '';
-  return s.length > QUOTE_LIMIT ? `${s.slice(0, QUOTE_LIMIT)}…` : s;
-};
+const quote = (o: unknown): string => boundedJson(o, QUOTE_LIMIT);
 
 /** The Go types' decode step for one object: its type meta, then the JSON types of the fields its kind has. */
 function decodeOne(raw: unknown, i: number, decoders: ReadonlyMap<string, ObjectDecoder>): Json {
   if (!isObject(raw)) {
     throw new ConversionError(`couldn't get version/kind; json parse error: json: cannot unmarshal ${jsonType(raw)} into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }`);
+  }
+  // Depth first (review N-L1): everything after this, the quote included, may then walk the object.
+  const deep = tooDeepPath(raw);
+  if (deep !== undefined) {
+    const kind = typeof raw.kind === 'string' && raw.kind !== '' ? raw.kind : 'object';
+    throw new ConversionError(`request.objects[${i}] is nested more than ${MAX_NESTING_DEPTH} levels deep (at ${deep}); no valid ${kind} nests that deep`);
   }
   if (typeof raw.kind !== 'string' || raw.kind === '') throw new ConversionError(`Object 'Kind' is missing in '${quote(raw)}'`);
   if (typeof raw.apiVersion !== 'string' || raw.apiVersion === '') throw new ConversionError(`Object 'apiVersion' is missing in '${quote(raw)}'`);

@@ -154,3 +154,25 @@ test('each answer counts in controller-runtime\'s per-webhook request series und
   const text = await r.metrics.registry.metrics();
   assert.match(text, /controller_runtime_webhook_requests_total\{webhook="\/convert",code="200"\} 1/);
 });
+
+// Review N-L1: an object without kind was quoted with JSON.stringify before the depth check: at 10,000 levels the
+// answer was `internal error: Maximum call stack size exceeded`.
+for (const levels of [10_000, 100_000]) {
+  test(`an object without kind nested ${levels} levels deep fails with the depth message, not a stack overflow`, async () => {
+    const deep = `${'{"d":'.repeat(levels)}{}${'}'.repeat(levels)}`;
+    const r = await convert(`{"kind":"ConversionReview","request":{"uid":"u","desiredAPIVersion":"${B}","objects":[{"apiVersion":"${A}","spec":${deep}}]}}`);
+    assert.equal(r.status, 200);
+    assert.equal(r.body.response.result.status, 'Failure');
+    assert.equal(r.body.response.result.message, 'request.objects[0] is nested more than 128 levels deep (at spec.d.d.d….d.d); no valid object nests that deep');
+  });
+}
+
+test('a missing kind quotes at most 1 KiB of a large object, cut with …, and small objects whole', async () => {
+  const big = { apiVersion: A, metadata: { name: 'a', annotations: Object.fromEntries(Array.from({ length: 50_000 }, (_, i) => [`k${i}`, 'v'.repeat(100)])) } };
+  const r = await convert(conversionReview(B, [big]));
+  const message = r.body.response.result.message as string;
+  const quoted = message.slice("Object 'Kind' is missing in '".length, -1);
+  assert.equal(quoted, `${JSON.stringify(big).slice(0, 1024)}…`);
+  const long = await convert(conversionReview(B, [{ apiVersion: A, spec: 'x'.repeat(5_000_000) }]));
+  assert.equal(long.body.response.result.message, `Object 'Kind' is missing in '${`{"apiVersion":"${A}","spec":"${'x'.repeat(5_000_000)}`.slice(0, 1024)}…'`);
+});

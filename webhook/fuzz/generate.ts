@@ -2,6 +2,7 @@
 // bodies, and shapes aimed at cost and depth (review L1, C1): objects nested past the depth limit, large arrays and
 // maps, and the C1 mounts × $(VAR) × env shape at small scale. Shared by webhook/fuzz.test.ts (100,000 reviews) and
 // bench/fuzz/run.ts (1,000,000).
+import { applyExtremes } from '../../shared/testing/fuzz-extremes.js';
 import { COST_CASES } from './cost-cases.js';
 
 const KEYS = ['metadata', 'spec', 'name', 'namespace', 'labels', 'annotations', 'containers', 'initContainers', 'image', 'env', 'volumes', 'selector',
@@ -77,7 +78,28 @@ export const FUZZ_OBJECTS: Readonly<Record<string, { kind: string; object: unkno
 };
 export const FUZZ_POD = pod;
 
-const paths = Object.keys(FUZZ_OBJECTS);
+/** Objects /convert is asked to convert (every kind with a conversion), in the version they are stored in. */
+const CONVERSION_OBJECTS: readonly { apiVersion: string; kind: string; object: Record<string, unknown> }[] = [
+  { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'SidecarSet', object: { metadata: { name: 's', labels: { 'apps.kruise.io/sidecarset-custom-version': 'v1' } }, spec: { namespace: 'default', selector: { matchLabels: { app: 'web' } }, containers: [{ name: 'side', image: 'busybox', resources: { limits: { cpu: '100m' } } }] } } },
+  { apiVersion: 'apps.kruise.io/v1beta1', kind: 'SidecarSet', object: { metadata: { name: 's' }, spec: { customVersion: 'v2', namespaceSelector: { matchLabels: { a: 'b' } }, containers: [{ name: 'side', image: 'busybox' }] } } },
+  { apiVersion: 'apps.kruise.io/v1beta1', kind: 'NodeImage', object: { metadata: { name: 'n1' }, spec: { images: { nginx: { pullSecrets: [{ namespace: 'kruise-daemon-config', name: 's', mode: 'batch' }], tags: [{ tag: '1.25' }] } } } } },
+  { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'ImagePullJob', object: { metadata: { name: 'j', namespace: 'default' }, spec: { image: 'nginx:1.25', parallelism: 2, completionPolicy: {} } } },
+  { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'ImageListPullJob', object: { metadata: { name: 'l', namespace: 'default' }, spec: { images: ['nginx:1.25'], completionPolicy: {} } } },
+];
+const CONVERSION_VERSIONS = ['apps.kruise.io/v1beta1', 'apps.kruise.io/v1alpha1', 'apps.kruise.io/v2', ''];
+
+const paths = [...Object.keys(FUZZ_OBJECTS), '/convert'];
+/** The other path of each handler (v1.9's un-versioned paths next to v1.8's), so that every route of makeRoutes is hit. */
+export const ROUTE_ALIASES: Readonly<Record<string, string>> = {
+  '/mutate-apps-kruise-io-v1alpha1-sidecarset': '/mutate-apps-kruise-io-sidecarset',
+  '/validate-apps-kruise-io-v1alpha1-sidecarset': '/validate-apps-kruise-io-sidecarset',
+  '/mutate-apps-kruise-io-v1alpha1-imagepulljob': '/mutate-apps-kruise-io-imagepulljob',
+  '/validate-apps-kruise-io-v1alpha1-imagepulljob': '/validate-apps-kruise-io-imagepulljob',
+  '/mutate-apps-kruise-io-imagelistpulljob': '/mutate-apps-kruise-io-v1alpha1-imagelistpulljob',
+  '/validate-apps-kruise-io-imagelistpulljob': '/validate-apps-kruise-io-v1alpha1-imagelistpulljob',
+  '/mutate-apps-kruise-io-v1alpha1-nodeimage': '/mutate-apps-kruise-io-nodeimage',
+  '/validate-apps-kruise-io-v1alpha1-nodeimage': '/validate-apps-kruise-io-nodeimage',
+};
 const POD_REQUEST = { kind: { group: '', version: 'v1', kind: 'Pod' }, resource: { group: '', version: 'v1', resource: 'pods' } };
 const OPS = ['CREATE', 'UPDATE', 'DELETE', 'CONNECT'];
 
@@ -103,10 +125,34 @@ function large(r: Random, n: number): unknown {
   }
 }
 
+/** A ConversionReview of one to three objects, mutated, with extremes, deep or missing their kind at times. */
+function conversionCase(r: Random, i: number): FuzzCase {
+  const objects: unknown[] = Array.from({ length: 1 + Math.floor(r() * 3) }, () => {
+    const c = pick(r, CONVERSION_OBJECTS);
+    const o: Record<string, unknown> = { apiVersion: c.apiVersion, kind: c.kind, ...structuredClone(c.object) };
+    if (r() < 0.3) applyExtremes(c.kind, o, r);
+    if (r() < 0.2) mutate(o, r);
+    if (r() < 0.05) delete o[pick(r, ['kind', 'apiVersion'])];
+    return o;
+  });
+  const body = { apiVersion: r() < 0.8 ? 'apiextensions.k8s.io/v1' : 'apiextensions.k8s.io/v1beta1', kind: 'ConversionReview', request: { uid: `conv-${i}`, desiredAPIVersion: pick(r, CONVERSION_VERSIONS), objects } };
+  if (r() < 0.02) {
+    // Deep, and without a kind at times (review N-L1: quoted before the depth check).
+    const o = objects[0] as Record<string, unknown>;
+    if (r() < 0.5) delete o.kind;
+    o.spec = DEEP;
+    return { path: '/convert', body, payload: JSON.stringify(body).replace(JSON.stringify(DEEP), `${'{"a":'.repeat(9_999)}{}${'}'.repeat(9_999)}`), shape: 'deep' };
+  }
+  if (r() < 0.1) mutate(body, r);
+  return { path: '/convert', body, payload: JSON.stringify(body), shape: 'convert' };
+}
+
 /** The review for case `i`. Deep and size shapes are a few percent of cases: they are the slow ones. */
 export function generate(r: Random, i: number): FuzzCase {
-  const path = pick(r, paths);
-  const { kind, object } = FUZZ_OBJECTS[path]!;
+  const drawn = pick(r, paths);
+  if (drawn === '/convert') return conversionCase(r, i);
+  const { kind, object } = FUZZ_OBJECTS[drawn]!;
+  const path = ROUTE_ALIASES[drawn] !== undefined && r() < 0.3 ? ROUTE_ALIASES[drawn] : drawn;
   const request: Record<string, unknown> = {
     uid: `uid-${i}`,
     kind: { group: kind === 'Pod' ? '' : 'apps.kruise.io', version: kind === 'Pod' ? 'v1' : 'v1alpha1', kind },
@@ -139,6 +185,12 @@ export function generate(r: Random, i: number): FuzzCase {
     const c = pick(r, COST_CASES);
     const review = { ...body, request: { ...request, ...POD_REQUEST, operation: 'CREATE', object: c.pod(2 + Math.floor(r() * 20)) } };
     return { ...done('c1', review), path: '/mutate-pod' };
+  }
+  if (roll < 0.2) {
+    // Numeric extremes, long names and lists where this kind reads them (quantities, int-or-string, replicas, …).
+    applyExtremes(kind, request.object, r);
+    if (request.oldObject && r() < 0.5) applyExtremes(kind, request.oldObject, r);
+    return done('numeric');
   }
   const rounds = roll < 0.3 ? 1 : roll < 0.7 ? 2 + Math.floor(r() * 3) : 0;
   for (let k = 0; k < rounds; k++) mutate(r() < 0.85 ? (r() < 0.9 ? request.object : body) : body, r);

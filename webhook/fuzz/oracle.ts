@@ -61,8 +61,40 @@ export function applyOps(sent: unknown, ops: unknown): { doc: unknown } | { erro
   }
 }
 
+/**
+ * A /convert reply: a bare 400 for no ConversionReview at all, else a ConversionReview echoing apiVersion, kind and
+ * uid with a Success (every object converted) or a Failure naming why, never an internal error.
+ */
+function checkConversionReply(status: number, text: string, sent: Json | undefined): Verdict {
+  if (status === 400) return { problem: null, outcome: '400' };
+  const fail = (problem: string, outcome = `${status}`): Verdict => ({ problem, outcome });
+  if (status !== 200) return fail(`status ${status}: ${text.slice(0, 200)}`);
+  let reply: Json;
+  try {
+    reply = JSON.parse(text) as Json;
+  } catch {
+    return fail(`non-JSON 200 reply: ${text.slice(0, 200)}`);
+  }
+  const res = reply.response as Json | undefined;
+  const request = sent?.request as Json | undefined;
+  // Go's TypeMeta omits an empty apiVersion.
+  if (reply.apiVersion !== (typeof sent?.apiVersion === 'string' && sent.apiVersion !== '' ? sent.apiVersion : undefined) || !res) return fail(`bad envelope ${text.slice(0, 200)}`);
+  if (res.uid !== (typeof request?.uid === 'string' ? request.uid : '')) return fail(`uid not echoed: ${text.slice(0, 200)}`);
+  const result = res.result as { status?: string; message?: string } | undefined;
+  if (result?.status === 'Success') {
+    const objects = Array.isArray(request?.objects) ? request.objects : [];
+    const converted = res.convertedObjects as unknown[] | null;
+    if ((converted?.length ?? 0) !== objects.length) return fail(`Success with ${converted?.length ?? 0} of ${objects.length} objects`, '200 Success');
+    return { problem: null, outcome: '200 Success' };
+  }
+  if (result?.status !== 'Failure' || typeof result.message !== 'string' || res.convertedObjects !== null) return fail(`bad result ${text.slice(0, 200)}`);
+  if (result.message.startsWith('internal error')) return fail(`internal error: ${result.message.slice(0, 200)}`, '200 Failure');
+  return { problem: null, outcome: '200 Failure' };
+}
+
 /** Checks one reply to `sent` (the review as parsed from the payload; `path` the route). */
 export function checkReply(path: string, status: number, text: string, sent: Json | undefined): Verdict {
+  if (path === '/convert') return checkConversionReply(status, text, sent);
   if (status === 400) return { problem: null, outcome: '400' };
   const fail = (problem: string, outcome = `${status}`): Verdict => ({ problem, outcome });
   if (status !== 200) return fail(`status ${status}: ${text.slice(0, 200)}`);
@@ -116,3 +148,10 @@ export function injectionView(pod: unknown): string {
  * webhook/admission-cost.test.ts, sees 0.2–0.8 per byte), plus a constant for the SidecarSets' own work.
  */
 export const readBudget = (bytes: number) => 8 * bytes + 20_000;
+
+/**
+ * Digits of powers of ten quantity code may build for one review of `bytes` (shared/domain/quantity-scale.ts): an
+ * ordinary quantity costs a few dozen, a sum of far-apart ones at most ~1,000 (quantity-math's MAX_ARITH_SHIFT), each
+ * for some bytes of input. Review N-C1 built 10^100,000,000 for 12 bytes.
+ */
+export const quantityDigitBudget = (bytes: number) => 256 * bytes + 20_000;

@@ -10,7 +10,10 @@ import { makeRoutes } from '../handlers/index.js';
 import type { WebhookRoute } from '../admission/route.js';
 import { testApp } from '../test-helpers.js';
 import { FUZZ_OBJECTS, FUZZ_POD, generate, type FuzzCase } from './generate.js';
-import { checkReply, injectionView, readBudget } from './oracle.js';
+import { quantityDigitsBuilt } from '../../shared/domain/quantity-scale.js';
+import { answerConversionReview, decodeConversionReview } from '../conversion/review.js';
+import { CONVERSION_DECODERS } from '../conversion/route.js';
+import { checkReply, injectionView, quantityDigitBudget, readBudget } from './oracle.js';
 import { countReads, ReadBudgetExceeded } from './read-counter.js';
 
 /** Stored SidecarSets: the validate fixture (sharing disabled) and one sharing the pod's volumes, both selecting app=web. */
@@ -39,14 +42,16 @@ export interface FuzzReport {
   shapes: Record<string, number>;
   /** Distinct problems (uid-free, first 20) and how often each occurred. */
   problems: Map<string, number>;
-  /** Re-sent patched pods and /mutate-pod reviews measured by read count. */
+  /** Re-sent patched pods, and reviews measured by read count and quantity work. */
   idempotenceChecks: number;
   costChecks: number;
+  /** Cost checks per route. */
+  costChecksByRoute: Record<string, number>;
 }
 
 const BATCH = 50;
-/** Every how many /mutate-pod reviews one also goes through the read counter (proxies are slow). */
-const COST_SAMPLE = 10;
+/** Every how many reviews of a route one also goes through the read counter (proxies are slow). */
+const COST_SAMPLE = 20;
 /** Wall-clock allowance per batch: generous, only a stall of seconds trips it (the read count is the real oracle). */
 const BATCH_BUDGET_MS = 20_000;
 
@@ -56,16 +61,16 @@ const post = (app: FastifyInstance, c: { path: string; payload: string }) =>
 /** Fuzzes `total` reviews from `seed`; `progress` is called after each batch with the count done. */
 export async function runFuzz(total: number, seed: number, progress?: (done: number) => void): Promise<FuzzReport> {
   const routes = fuzzRoutes();
-  const mutatePod = routes.find((r) => r.path === '/mutate-pod')!;
+  const byPath = new Map(routes.map((route) => [route.path, route]));
   const { app } = testApp(routes);
   await app.ready();
   const r = seededRandom(seed);
-  const report: FuzzReport = { seed, total, counts: {}, shapes: {}, problems: new Map(), idempotenceChecks: 0, costChecks: 0 };
+  const report: FuzzReport = { seed, total, counts: {}, shapes: {}, problems: new Map(), idempotenceChecks: 0, costChecks: 0, costChecksByRoute: {} };
   const note = (c: FuzzCase, problem: string) => {
     const p = `${c.path} (${c.shape}): ${problem}`;
     if (report.problems.has(p) || report.problems.size < 20) report.problems.set(p, (report.problems.get(p) ?? 0) + 1);
   };
-  let podReviews = 0;
+  const seenByRoute = new Map<string, number>();
   try {
     for (let i = 0; i < total; i += BATCH) {
       const batch = Array.from({ length: Math.min(BATCH, total - i) }, (_, j) => generate(r, i + j));
@@ -79,17 +84,21 @@ export async function runFuzz(total: number, seed: number, progress?: (done: num
         report.counts[verdict.outcome] = (report.counts[verdict.outcome] ?? 0) + 1;
         report.shapes[c.shape] = (report.shapes[c.shape] ?? 0) + 1;
         if (verdict.problem) note(c, verdict.problem);
-        if (c.path !== '/mutate-pod' || replies[j]!.statusCode !== 200) continue;
+        if (replies[j]!.statusCode !== 200) continue;
+        const seen = seenByRoute.get(c.path) ?? 0;
+        seenByRoute.set(c.path, seen + 1);
+        if (seen % COST_SAMPLE === 0 && sent) {
+          report.costChecks++;
+          report.costChecksByRoute[c.path] = (report.costChecksByRoute[c.path] ?? 0) + 1;
+          const problem = await costProblem(byPath.get(c.path), sent, c.payload.length);
+          if (problem) note(c, problem);
+        }
+        if (c.path !== '/mutate-pod') continue;
         // A deep case that was patched carries its deep value outside object/oldObject (inside them it is refused):
         // re-sending it says nothing about injection, and its parsed form may be too deep to serialise again.
         if (verdict.patched !== undefined && !verdict.problem && c.shape !== 'deep') {
           report.idempotenceChecks++;
           const problem = await idempotenceProblem(app, c, verdict.patched);
-          if (problem) note(c, problem);
-        }
-        if (podReviews++ % COST_SAMPLE === 0 && sent) {
-          report.costChecks++;
-          const problem = await costProblem(mutatePod, sent, c.payload.length);
           if (problem) note(c, problem);
         }
       }
@@ -124,15 +133,30 @@ async function idempotenceProblem(app: FastifyInstance, c: FuzzCase, patched: un
   return null;
 }
 
-/** Runs the /mutate-pod handler on the review with its object behind the read counter: reads must stay linear. */
-async function costProblem(route: WebhookRoute, sent: Record<string, unknown>, bytes: number): Promise<string | null> {
-  const decoded = decodeReview(sent);
-  if (!decoded.ok || typeof decoded.review.request.object !== 'object' || decoded.review.request.object === null) return null;
-  const counter = countReads(decoded.review.request.object as object, readBudget(bytes));
+/**
+ * Runs the route's handler (or the conversion) on the review with its objects behind the read counter: reads of the
+ * request and digits of quantity work must stay linear in its bytes.
+ */
+async function costProblem(route: WebhookRoute | undefined, sent: Record<string, unknown>, bytes: number): Promise<string | null> {
+  const digitsBefore = quantityDigitsBuilt();
+  const reads = readBudget(bytes);
   try {
-    await route.handler({ ...decoded.review.request, object: counter.value });
+    if (route) {
+      const decoded = decodeReview(sent);
+      if (!decoded.ok || typeof decoded.review.request.object !== 'object' || decoded.review.request.object === null) return null;
+      const { object, oldObject } = decoded.review.request;
+      const counter = countReads({ object, oldObject } as { object: object; oldObject?: object }, reads);
+      await route.handler({ ...decoded.review.request, object: counter.value.object, oldObject: counter.value.oldObject });
+    } else {
+      const decoded = decodeConversionReview(sent);
+      if (!decoded.ok) return null;
+      const counter = countReads(decoded.request.objects, reads);
+      answerConversionReview({ ...decoded, request: { ...decoded.request, objects: counter.value } }, CONVERSION_DECODERS);
+    }
   } catch (err) {
     if (err instanceof ReadBudgetExceeded) return `more than ${err.budget} reads of a ${bytes}-byte review: super-linear work`;
   }
+  const digits = quantityDigitsBuilt() - digitsBefore;
+  if (digits > quantityDigitBudget(bytes)) return `${digits} digits of quantity powers for a ${bytes}-byte review: super-linear quantity work`;
   return null;
 }

@@ -188,3 +188,22 @@ for (const tc of aggregates) {
     assert.deepEqual(policyResources(identity(tc.mode), tc.pod, []), want);
   });
 }
+
+// Review N-L2: names the apiserver refuses (over 63 characters) reached the regex, and DFA-exponential patterns cost
+// 0.4–2.7 s on 100 KB names. Such a container is no target now: the pod cannot be stored with it anyway.
+for (const [pattern, tail] of [['(a|b)*a(a|b){300}c', 'a'.repeat(301)], ['(a|b)*a(a|b){20}c', 'a'.repeat(21)]] as const) {
+  test(`targets: a 100 KB container name is never matched against ${pattern}, a 63-character one is`, () => {
+    const long = `${'ab'.repeat(50_000)}${tail}c`; // matches the pattern
+    const p = pod([c(long, '7', '', '', ''), c('app', '1', '', '', '')]);
+    assert.deepEqual(targetContainers(p, pattern, []).map((x) => x.name.length), []);
+    assert.deepEqual(targetContainers(p, '.*', []).map((x) => x.name), ['app']);
+    assert.deepEqual(policyResources(policy('sum', '.*', ['cpu', '']), p, []), { limits: { cpu: '1' } });
+    const limit = pod([c(`${'b'.repeat(40)}a${'a'.repeat(20)}c`, '1', '', '', '')]);
+    assert.equal(targetContainers(limit, '(a|b)*a(a|b){20}c', []).length, 1);
+  });
+}
+
+test('targets: a container whose name is not a string is no target (a raw review, not an apiserver pod)', () => {
+  const p = pod([{ name: 5 } as unknown as Container, c('app', '1', '', '', '')]);
+  assert.deepEqual(targetContainers(p, '.*', []).map((x) => x.name), ['app']);
+});

@@ -4,7 +4,7 @@
 import type { Container, Pod } from '../../api/meta.js';
 import type { ResourcesPolicy, SidecarContainer, SidecarSet } from '../../api/sidecarset.js';
 import { add, int64FromFloat, intQuantity, milliQuantity, parseQuantity, cmp } from '../quantity-math.js';
-import { formatGoQuantity, type GoQuantity } from '../quantity.js';
+import { formatGoQuantity, QuantityParseError, type GoQuantity } from '../quantity.js';
 import { evaluateExpression, ExpressionError, qty } from './expression.js';
 import { compileGoRegexp, type GoRegexp } from './go-regexp.js';
 import { goQuote } from './go-quote.js';
@@ -53,7 +53,21 @@ export function targetContainers(pod: Pod, nameRegex: string, sidecarSets: reado
   const excluded = new Set<string>();
   for (const set of sidecarSets) for (const c of [...(set.spec?.initContainers ?? []), ...(set.spec?.containers ?? [])]) excluded.add(c.name);
   const candidates = [...(pod.spec?.initContainers ?? []).filter((c) => c.restartPolicy === 'Always'), ...(pod.spec?.containers ?? [])];
-  return candidates.filter((c) => !excluded.has(c.name) && compiled.regexp.test(c.name));
+  return candidates.filter((c) => !excluded.has(c.name) && isContainerName(c.name) && compiled.regexp.test(c.name));
+}
+
+/** A container name is a DNS-1123 label: at most 63 characters (k8s core validation). */
+const MAX_CONTAINER_NAME = 63;
+
+/**
+ * Whether a name can be matched at all. Mutating webhooks see a pod before the apiserver validates it, so a name may
+ * be 100 KB long (sent straight to the port, or in a pod the apiserver will refuse after admission). Upstream matches
+ * it with Go's linear RE2; our DFA cache thrashes on DFA-exponential patterns (review N-L2: 2.6 s for
+ * `(a|b)*a(a|b){300}c` on 100 KB). Such a name is never a target: the pod cannot be stored with it, so whichever
+ * resources the sidecar would get from it, they are never seen; matching costs at most 63 characters per container.
+ */
+function isContainerName(name: unknown): name is string {
+  return typeof name === 'string' && name.length <= MAX_CONTAINER_NAME;
 }
 
 /** `sum`: limits only when every target has one; requests summed from a zero (absent when the sum is zero). */
@@ -106,7 +120,8 @@ export function evaluateResourceExpression(expr: string, aggregated: GoQuantity)
   try {
     result = evaluateExpression(expr, new Map([[variable, qty(aggregated)]]));
   } catch (err) {
-    if (!(err instanceof ExpressionError)) throw err;
+    // A QuantityRangeError: arithmetic on a value quantity-math will not expand (e.g. 1e30000000 + 1m).
+    if (!(err instanceof ExpressionError) && !(err instanceof QuantityParseError)) throw err;
     throw new ResourcesPolicyError(`failed to parse expression ${goQuote(expr)}: ${(err as Error).message}`);
   }
   if (result.kind === 'quantity') return result.q;
@@ -129,7 +144,15 @@ export function policyResources(policy: ResourcesPolicy, pod: Pod, sidecarSets: 
   if (targets.length === 0) throw new ResourcesPolicyError(`no containers match the regex pattern ${goQuote(regex)}`);
   // An unknown mode (only the CRD enum refuses it) aggregates nothing: every limit unlimited, every request zero.
   const mode = policy.targetContainersMode;
-  const aggregate = mode === 'sum' ? sum(targets) : mode === 'max' ? max(targets) : { limits: {}, requests: {} };
+  let aggregate: ReturnType<typeof sum>;
+  try {
+    aggregate = mode === 'sum' ? sum(targets) : mode === 'max' ? max(targets) : { limits: {}, requests: {} };
+  } catch (err) {
+    // The pod's own quantities: the apiserver has parsed them, but one sent straight to the port may not parse, and a
+    // sum may need more digits than quantity-math expands. A refusal, not an internal error.
+    if (!(err instanceof QuantityParseError)) throw err;
+    throw new ResourcesPolicyError(`failed to aggregate the target containers' resources: ${err.message}`);
+  }
   const resources: Resources = {};
   const compute = (kind: 'limits' | 'requests') => {
     const exprs = policy.resourcesExpr?.[kind];

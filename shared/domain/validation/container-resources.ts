@@ -2,7 +2,7 @@
 // Upstream walks Go maps, so the order of errors among resource names is random there; here names are sorted.
 // Hugepage values are not checked for divisibility: kruise sets AllowIndivisibleHugePagesValues.
 import type { Violation } from '../../errors.js';
-import { canonicalQuantity, compareQuantityValues, parseQuantityValue, type QuantityValue } from '../quantity.js';
+import { canonicalQuantity, compareQuantityValues, isWholeQuantity, parseQuantityValue, type QuantityValue } from '../quantity.js';
 import { duplicate, forbidden, invalid, invalidEach, list, notFound, obj, required, str, type Json } from './field-errors.js';
 import { isDNS1123Label, isQualifiedName } from './names.js';
 
@@ -53,12 +53,11 @@ function parse(q: unknown): Parsed | undefined {
 }
 
 const zero: QuantityValue = { unscaled: 0n, scale: 0 };
-const isWhole = (v: QuantityValue): boolean => v.scale >= 0 || v.unscaled % 10n ** BigInt(-v.scale) === 0n;
 
 function validateQuantity(name: string, q: Parsed, f: string): Violation[] {
   const out: Violation[] = [];
   if (compareQuantityValues(q.value, zero) < 0) out.push(invalid(f, q.shown, 'must be greater than or equal to 0'));
-  if ((integerResources.has(name) || isExtended(name)) && !isWhole(q.value)) out.push(invalid(f, q.shown, 'must be an integer'));
+  if ((integerResources.has(name) || isExtended(name)) && !isWholeQuantity(q.value)) out.push(invalid(f, q.shown, 'must be an integer'));
   return out;
 }
 

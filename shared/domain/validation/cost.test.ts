@@ -119,3 +119,57 @@ test('pod-spec validation reads each volume, mount, device and port a bounded nu
   const large = reads(3_200);
   assert.ok(large <= small * 1.5, `reads per item grew from ${small} to ${large}`);
 });
+
+// Review N-C1: a quantity's exponent is Go's int32 and was expanded as 10n ** exponent (1e-100000000: 8.5 s). Every
+// quantity path now costs time proportional to the input's length: parse, print, RoundUp(Milli), compare, "must be
+// an integer", the resources-policy arithmetic and the CloneSet revision's goNormalize. Measured as time per input
+// character against ordinary quantities timed alike in the same run (the old code hung here for minutes).
+test('quantities with absurd exponents cost what ordinary ones cost per character (N-C1)', { timeout: 120_000 }, async () => {
+  const { canonicalQuantity, compareQuantityValues, isWholeQuantity, parseQuantityValue, QuantityParseError } = await import('../quantity.js');
+  const { add, cmp, milliValue, parseQuantity } = await import('../quantity-math.js');
+  const { normalizedTemplate } = await import('../cloneset/revision.js');
+  const zero = parseQuantityValue('0');
+  const every = (s: string): void => {
+    const guard = (fn: () => unknown) => {
+      try { fn(); } catch (err) { if (!(err instanceof QuantityParseError)) throw err; }
+    };
+    guard(() => canonicalQuantity(s));
+    guard(() => canonicalQuantity(s, { roundUpToMilli: true }));
+    guard(() => {
+      const v = parseQuantityValue(s);
+      compareQuantityValues(v, zero);
+      compareQuantityValues(v, parseQuantityValue('1'));
+      isWholeQuantity(v);
+    });
+    guard(() => {
+      const q = parseQuantity(s);
+      milliValue(q);
+      cmp(q, parseQuantity('1m'));
+      add(q, parseQuantity('1m'));
+    });
+    guard(() => normalizedTemplate({ spec: { template: { spec: { containers: [{ name: 'c', resources: { limits: { cpu: s } } }] } } } } as never));
+  };
+  const perChar = (s: string): number => {
+    let min = Infinity;
+    for (let i = 0; i < 5; i++) {
+      const t = process.hrtime.bigint();
+      for (let k = 0; k < 20; k++) every(s);
+      min = Math.min(min, Number(process.hrtime.bigint() - t) / 20);
+    }
+    return min / Math.max(s.length, 16);
+  };
+  const ordinary = ['1', '500m', '1.5Gi', '1e3', '-1.5m', '123456789012345678901234567890', '0.000000001', '9Ei'];
+  const powers = Array.from({ length: 10 }, (_, k) => 10 ** k);
+  const absurd = [
+    ...powers.flatMap((p) => [`1e${p}`, `1e-${p}`, `1.5e${p}`, `-7e-${p}`, `123456789012345678901e${p}`, `0e-${p}`]),
+    '1e9999999999', '1e-9999999999', '1e2147483647', '1e-2147483648', '10e2147483647', '1.5e-2147483648', '1e4294967296',
+    '1e99999999999999999999', '1ke30000000', '1Kie-30000000', '1e30000000Ki', '1E+30000000', '1.e-30000000', '.5e-100000000',
+    `${'9'.repeat(1000)}e-100000000`, `${'9'.repeat(1000)}e100000000`, `0.${'0'.repeat(100_000)}1`, `1${'0'.repeat(100_000)}`,
+    `1e-${'0'.repeat(100_000)}5`, '9'.repeat(100_000), ` ${' '.repeat(50_000)}1${' '.repeat(50_000)}x`,
+  ];
+  for (const s of [...ordinary, ...absurd]) every(s); // warm up
+  const baseline = Math.max(...ordinary.map(perChar));
+  const worst = absurd.map((s) => ({ s, ratio: perChar(s) / baseline })).sort((a, b) => b.ratio - a.ratio).slice(0, 3);
+  console.log(`quantity work per character, worst absurd inputs against the costliest ordinary one: ${worst.map((w) => `${w.s.slice(0, 30)} ${w.ratio.toFixed(2)}×`).join(', ')}`);
+  assert.ok(worst[0]!.ratio < 20, `${worst[0]!.s.slice(0, 40)}: ${worst[0]!.ratio.toFixed(1)}× the work per character of ordinary quantities`);
+});
