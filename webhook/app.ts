@@ -10,11 +10,21 @@ import { CONVERSION_PATH, registerConversionRoute } from './conversion/route.js'
 import type { WebhookMetrics } from './metrics.js';
 import type { DrainState } from './drain.js';
 import { TLS_OPTIONS } from './tls-options.js';
+import type { AdmissionExecutor } from './pool/executor.js';
+import { inThreadExecutor } from './pool/in-thread.js';
 
 export interface AppDeps {
   log: Logger;
-  /** The explicit handler table (webhook/handlers/index.ts in production; tiny fakes in tests). */
+  /**
+   * The explicit handler table (webhook/handlers/index.ts in production; tiny fakes in tests): its paths are the
+   * routes served; its handlers run in-thread unless `executor` is given.
+   */
   routes: readonly WebhookRoute[];
+  /**
+   * What answers each body: the worker pool in production (webhook/pool/pool.ts, whose workers run makeRoutes'
+   * handlers); default the routes' handlers on this thread (unit tests).
+   */
+  executor?: AdmissionExecutor;
   metrics: WebhookMetrics;
   /** Initial serving key pair; when absent the app speaks plain HTTP (tests via inject). */
   tls?: { key: string; cert: string };
@@ -69,13 +79,14 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     });
   }
 
+  const executor = deps.executor ?? inThreadExecutor(deps.routes);
   const seen = new Set<string>([CONVERSION_PATH]);
   for (const route of deps.routes) {
     if (seen.has(route.path)) throw new Error(`duplicate admission route ${route.path}`);
     seen.add(route.path);
-    registerAdmissionRoute(app, route, { log: deps.log, metrics: deps.metrics, bodyBudget });
+    registerAdmissionRoute(app, route, { log: deps.log, metrics: deps.metrics, bodyBudget, executor });
   }
-  registerConversionRoute(app, { log: deps.log, metrics: deps.metrics, bodyBudget });
+  registerConversionRoute(app, { log: deps.log, metrics: deps.metrics, bodyBudget, executor });
 
   // Errors Fastify raises before a handler runs keep their 4xx status (the admission routes answer their own body
   // errors, admission/body.ts); anything else is ours and is reported without leaking internals.

@@ -26,6 +26,23 @@ const isJson = (contentType: string | undefined) => contentType !== undefined &&
  * bytes it holds, instead of reserving 7 MiB with one header line.
  */
 export function readJsonBody(raw: IncomingMessage, limit: number, parse: JsonParser, budget: ByteBudget): Promise<BodyResult> {
+  return readBody(raw, limit, budget).then((read) => {
+    if (!read.ok) return read;
+    read.release();
+    const text = Buffer.from(read.bytes.buffer).toString('utf8');
+    return new Promise<BodyResult>((resolve) => parse(raw, text, (err, body) => resolve(err ? { ok: false, code: 400, message: err.message } : { ok: true, body })));
+  });
+}
+
+export type RawBodyResult = { ok: true; bytes: Uint8Array; release: () => void } | Extract<BodyResult, { ok: false }>;
+
+/**
+ * Reads the body of `raw` as readJsonBody does (the same refusals, the same budget), without parsing it: the bytes in
+ * an ArrayBuffer of their own, so that they can be transferred to an admission worker (webhook/pool/) instead of copied.
+ * They stay charged to `budget` until the caller's `release()` (once the review is answered), so bodies queued for
+ * a worker count too.
+ */
+export function readBody(raw: IncomingMessage, limit: number, budget: ByteBudget): Promise<RawBodyResult> {
   const type = raw.headers['content-type'];
   if (!isJson(type)) return Promise.resolve({ ok: false, code: 415, message: `unsupported media type ${JSON.stringify(type ?? '')}: an AdmissionReview is application/json` });
   if (Number(raw.headers['content-length']) > limit) return Promise.resolve(tooLarge(limit));
@@ -33,10 +50,10 @@ export function readJsonBody(raw: IncomingMessage, limit: number, parse: JsonPar
     let chunks: Buffer[] = [];
     let size = 0;
     let done = false;
-    const finish = (r: BodyResult) => {
+    const finish = (r: RawBodyResult) => {
       if (done) return;
       done = true;
-      budget.release(size);
+      if (!r.ok) budget.release(size);
       chunks = [];
       resolve(r);
     };
@@ -54,8 +71,12 @@ export function readJsonBody(raw: IncomingMessage, limit: number, parse: JsonPar
     });
     raw.on('end', () => {
       if (done) return;
-      const text = chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks, size).toString('utf8');
-      parse(raw, text, (err, body) => finish(err ? { ok: false, code: 400, message: err.message } : { ok: true, body }));
+      // One copy, as Buffer.concat made: into an ArrayBuffer of its own (a small Buffer may share Node's pool).
+      const bytes = new Uint8Array(new ArrayBuffer(size));
+      let at = 0;
+      for (const c of chunks) { bytes.set(c, at); at += c.length; }
+      let held = size;
+      finish({ ok: true, bytes, release: () => { budget.release(held); held = 0; } });
     });
     raw.on('error', (err: Error) => finish({ ok: false, code: 400, message: `reading the request body: ${err.message}` }));
     // A request cut by the request timeout or the client closes without 'end' (and, on some paths, without 'error').
@@ -63,9 +84,9 @@ export function readJsonBody(raw: IncomingMessage, limit: number, parse: JsonPar
   });
 }
 
-const tooLarge = (limit: number): BodyResult => ({ ok: false, code: 413, message: `request body is larger than ${limit} bytes` });
+const tooLarge = (limit: number): Extract<BodyResult, { ok: false }> => ({ ok: false, code: 413, message: `request body is larger than ${limit} bytes` });
 
-const overloaded = (budget: ByteBudget): BodyResult => ({
+const overloaded = (budget: ByteBudget): Extract<BodyResult, { ok: false }> => ({
   ok: false,
   code: 503,
   message: `too many request bodies in flight (over ${budget.cap} bytes buffered); retry`,
