@@ -6,7 +6,8 @@
 // call with its own timeout), for at most the worker's RPC timeout. Past the deadline the job is answered as such,
 // its worker terminated and a new one started; jobs still queued simply go to the other workers. An RPC answer that
 // arrives for a worker that is gone is dropped: main holds nothing for it beyond the call's own timeout.
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startWorker } from './entry.js';
 import type { Logger } from 'pino';
 import type { Answer } from '../admission/answer.js';
 import type { AdmissionExecutor, Unanswered } from './executor.js';
@@ -27,8 +28,15 @@ export interface PoolOptions {
   /** Every cache part, for a worker that starts; later changes come through `pushSnapshot`. */
   snapshot: () => SnapshotParts;
   log: Logger;
+  events?: PoolEvents;
   /** Wait before replacing a worker that died before it was ready (a broken entry must not spin). */
   respawnDelayMs?: number;
+}
+
+/** What the pool reports as it happens (metrics.ts counts them). */
+export interface PoolEvents {
+  deadlineExceeded(): void;
+  restart(): void;
 }
 
 export interface PoolStats { workers: number; ready: number; busy: number; queued: number; pendingRpcs: number; deadlineExceeded: number; restarts: number }
@@ -71,6 +79,7 @@ export function createPool(o: PoolOptions): AdmissionPool {
   const expire = (slot: Slot, job: Job) => {
     if (slot.job !== job) return;
     deadlineExceeded++;
+    o.events?.deadlineExceeded();
     slot.job = undefined;
     job.resolve({ outcome: { kind: 'deadline', ms: o.deadlineMs, ...(job.envelope ? { envelope: job.envelope } : {}) } });
     o.log.warn({ path: job.path, uid: job.envelope?.uid, deadlineMs: o.deadlineMs }, 'admission request past its deadline: worker replaced');
@@ -125,7 +134,7 @@ export function createPool(o: PoolOptions): AdmissionPool {
   };
 
   const start = (): Slot => {
-    const worker = new Worker(o.entry, { workerData: data });
+    const worker = startWorker(o.entry, { workerData: data });
     const slot: Slot = { worker, ready: false, dead: false, rpcs: new Set() };
     slots.add(slot);
     worker.on('message', (m: FromWorker) => onMessage(slot, m));
@@ -152,6 +161,7 @@ export function createPool(o: PoolOptions): AdmissionPool {
     void slot.worker.terminate();
     if (closed) return;
     restarts++;
+    o.events?.restart();
     const again = () => { if (!closed) { start(); dispatch(); } };
     if (delayMs) setTimeout(again, delayMs).unref();
     else again();
