@@ -113,7 +113,7 @@ export function registerAdmissionRoute(app: FastifyInstance, route: WebhookRoute
         if (!read.ok) return await refuse(request, reply, read.code, read.message);
         let answer: Answer | Unanswered;
         try {
-          answer = await deps.executor.run('admit', route.path, read.bytes);
+          answer = await deps.executor.run('admit', route.path, read.bytes, request.raw.socket.remoteAddress);
         } finally {
           read.release();
         }

@@ -51,7 +51,7 @@ export function registerConversionRoute(app: FastifyInstance, deps: ConversionRo
         const read = await readBody(request.raw, limit, deps.bodyBudget);
         let answer: Answer | Unanswered | undefined;
         if (read.ok) {
-          try { answer = await deps.executor.run('convert', CONVERSION_PATH, read.bytes); } finally { read.release(); }
+          try { answer = await deps.executor.run('convert', CONVERSION_PATH, read.bytes, request.raw.socket.remoteAddress); } finally { read.release(); }
         }
         const o = answer?.outcome;
         if (!read.ok || o?.kind === 'refuse') {

@@ -9,8 +9,8 @@ export type Unanswered = { outcome: { kind: 'deadline'; ms: number; envelope?: E
 export interface AdmissionExecutor {
   /**
    * Answers one request body for `path`. `bytes` must own its ArrayBuffer whole: the pool transfers it to a worker,
-   * after which it is empty on this side.
+   * after which it is empty on this side. `source`: the client's address, for the pool's per-source fairness.
    */
-  run(kind: JobKind, path: string, bytes: Uint8Array): Promise<Answer | Unanswered>;
+  run(kind: JobKind, path: string, bytes: Uint8Array, source?: string): Promise<Answer | Unanswered>;
   close(): Promise<void>;
 }

@@ -82,7 +82,7 @@ test('a handler that spins gets the 500 deadline answer over HTTPS while concurr
   assert.equal(stats.deadlineExceeded, 1);
   assert.equal(stats.restarts, 1);
   await p.ready();
-  assert.equal(p.stats().ready, 2, 'the spinner\'s worker was replaced');
+  assert.equal(p.stats().ready, 3, 'the spinner\'s worker was replaced (2 workers and the spare)');
 });
 
 test('requests queued behind a spinning worker go to its replacement, not failed', { timeout: 20_000 }, async () => {
@@ -96,6 +96,20 @@ test('requests queued behind a spinning worker go to its replacement, not failed
   assert.deepEqual(s.outcome.kind === 'deadline' && s.outcome.envelope, { kind: 'admit', apiVersion: 'admission.k8s.io/v1', uid: 'uid/spin' }, 'main heard the envelope before the handler ran');
   for (const q of await Promise.all(queued)) assert.equal(responseOf(q).allowed, true);
   assert.equal(p.stats().restarts, 1);
+});
+
+test('one source never holds more than `size` workers: another source\'s review runs on the spare at once', { timeout: 20_000 }, async () => {
+  const p = pool({ size: 2, deadlineMs: 1_500 });
+  await p.ready();
+  const spinners = [1, 2, 3, 4].map(() => p.run('admit', '/spin', bytesOf('/spin'), '10.0.0.66'));
+  await new Promise((r) => setTimeout(r, 50));
+  assert.equal(p.stats().busy, 2, 'the spinning source holds size (2) workers, not the spare');
+  const t0 = Date.now();
+  const ok = await p.run('admit', '/allow', bytesOf('/allow'), '10.0.0.1');
+  assert.equal(responseOf(ok).allowed, true);
+  assert.ok(Date.now() - t0 < 1_000, `the other source waited ${Date.now() - t0} ms`);
+  // Round-robin: a second source's queued review goes before the spinning source's queued ones.
+  for (const s of await Promise.all(spinners)) assert.equal(s.outcome.kind, 'deadline');
 });
 
 test('bodies go to the worker transferred, not copied; the reply comes back in a buffer of its own', { timeout: 20_000 }, async () => {

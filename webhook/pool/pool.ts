@@ -1,8 +1,10 @@
 // The admission worker pool: N worker threads (size.ts) that run the admission and conversion handlers, so that no
 // request can hold the main thread, which only accepts connections, reads bodies and writes replies.
 //
-// One job per worker at a time; the rest wait here, in arrival order. A job's body is transferred to its worker, not
-// copied. Each job has a deadline of worker time: the clock stops while the job waits on an RPC to main (an apiserver
+// One job per worker at a time; the rest wait here, served round-robin by source address (fair-queue.ts). The pool
+// runs `size` workers plus `spares` (1), and one source never holds more than `size` of them: whatever one client
+// sends, another (the apiserver) always has a worker, sharing the CPU with the first one's instead of waiting for
+// its deadline. A job's body is transferred to its worker, not copied. Each job has a deadline of worker time: the clock stops while the job waits on an RPC to main (an apiserver
 // call with its own timeout), for at most the worker's RPC timeout. Past the deadline the job is answered as such,
 // its worker terminated and a new one started; jobs still queued simply go to the other workers. An RPC answer that
 // arrives for a worker that is gone is dropped: main holds nothing for it beyond the call's own timeout.
@@ -15,9 +17,12 @@ import type { Envelope, FromWorker, JobKind, ToWorker } from './protocol.js';
 import type { RpcHost } from './rpc.js';
 import type { SnapshotParts } from './snapshot.js';
 import type { WorkerData } from './worker-runtime.js';
+import { FairQueue } from './fair-queue.js';
 
 export interface PoolOptions {
   size: number;
+  /** Workers beyond `size` that no single source may take (default 1). */
+  spares?: number;
   /** The worker's entry module (worker.ts from the sources, worker.mjs beside the bundle; entry.ts). */
   entry: URL;
   deadlineMs: number;
@@ -49,7 +54,7 @@ export interface AdmissionPool extends AdmissionExecutor {
 }
 
 interface Job {
-  id: number; kind: JobKind; path: string; bytes: Uint8Array;
+  id: number; kind: JobKind; path: string; bytes: Uint8Array; source: string;
   resolve: (a: Answer | Unanswered) => void;
   envelope?: Envelope;
   /** Worker time used before the current run of the clock, and when that run started. */
@@ -60,13 +65,15 @@ interface Slot { worker: Worker; ready: boolean; dead: boolean; job?: Job; rpcs:
 
 export function createPool(o: PoolOptions): AdmissionPool {
   const slots = new Set<Slot>();
-  const queue: Job[] = [];
+  const queue = new FairQueue<Job>();
+  const total = o.size + (o.spares ?? 1);
+  const holding = (source: string) => { let n = 0; for (const s of slots) if (s.job?.source === source) n++; return n; };
   let nextId = 0, deadlineExceeded = 0, restarts = 0, closed = false;
   const readyWaiters: Array<() => void> = [];
   const data: WorkerData = { ...o.workerData, rpcs: Object.keys(o.rpc) as WorkerData['rpcs'], rpcTimeoutMs: o.rpcTimeoutMs };
 
   const settleReady = () => {
-    if ([...slots].filter((s) => s.ready).length < o.size) return;
+    if ([...slots].filter((s) => s.ready).length < total) return;
     for (const w of readyWaiters.splice(0)) w();
   };
 
@@ -88,9 +95,10 @@ export function createPool(o: PoolOptions): AdmissionPool {
 
   const dispatch = () => {
     for (const slot of slots) {
-      if (!queue.length) return;
+      if (!queue.size) return;
       if (!slot.ready || slot.dead || slot.job) continue;
-      const job = queue.shift()!;
+      const job = queue.take((source) => holding(source) < o.size);
+      if (!job) return;
       slot.job = job;
       job.since = Date.now();
       arm(slot, job, remaining(job));
@@ -167,13 +175,13 @@ export function createPool(o: PoolOptions): AdmissionPool {
     else again();
   }
 
-  for (let i = 0; i < o.size; i++) start();
+  for (let i = 0; i < total; i++) start();
 
   return {
-    run(kind, path, bytes) {
+    run(kind, path, bytes, source = '') {
       if (closed) return Promise.resolve({ outcome: { kind: 'crashed', message: 'the admission pool is closed' } });
       return new Promise((resolve) => {
-        queue.push({ id: ++nextId, kind, path, bytes, resolve, usedMs: 0, since: 0, rpcs: 0 });
+        queue.push({ id: ++nextId, kind, path, bytes, source, resolve, usedMs: 0, since: 0, rpcs: 0 });
         dispatch();
       });
     },
@@ -187,7 +195,7 @@ export function createPool(o: PoolOptions): AdmissionPool {
         workers: list.length,
         ready: list.filter((s) => s.ready).length,
         busy: list.filter((s) => s.job).length,
-        queued: queue.length,
+        queued: queue.size,
         pendingRpcs: list.reduce((n, s) => n + s.rpcs.size, 0),
         deadlineExceeded,
         restarts,
@@ -196,7 +204,7 @@ export function createPool(o: PoolOptions): AdmissionPool {
     ready: () => new Promise((resolve) => { readyWaiters.push(resolve); settleReady(); }),
     async close() {
       closed = true;
-      for (const job of queue.splice(0)) job.resolve({ outcome: { kind: 'crashed', message: 'the admission pool is closed' } });
+      for (const job of queue.drain()) job.resolve({ outcome: { kind: 'crashed', message: 'the admission pool is closed' } });
       await Promise.all([...slots].map((s) => {
         s.dead = true;
         clearTimeout(s.job?.timer);
