@@ -146,9 +146,10 @@ async function main(): Promise<void> {
   void source.start(stop.signal);
 
   const drain = { draining: false };
-  let pool: AdmissionPool | undefined;
+  // Set once the certificate is there and the pool starts; readiness asks it from then on.
+  const started: { pool?: AdmissionPool } = {};
   const readiness = () => (drain.draining ? 'shutting down' : null) ?? readyProbes.readiness() ?? (source.healthy() ? null : 'no valid serving certificate')
-    ?? (pool && pool.stats().ready === 0 ? 'no admission worker ready' : null);
+    ?? (started.pool && started.pool.stats().ready === 0 ? 'no admission worker ready' : null);
   const health = buildHealthApp({ log, readiness, liveness: probes.liveness, metrics });
   await health.listen({ host: config.bindAddress, port: config.healthPort });
   const metricsServer = config.metricsListen && await startMetricsServer({ ...config.metricsListen, registry: metrics.registry });
@@ -161,7 +162,8 @@ async function main(): Promise<void> {
   // come back here as RPCs. The table built here gives the server its paths.
   const routes = makeRoutes({ caches, gates: config.featureGates, now: () => new Date(), random: Math.random, ...calls });
   const size = poolSize(config.webhookWorkers);
-  pool = startAdmissionPool({ size, deadlineMs: config.admissionDeadlineMs, gates: config.featureGates, cacheSet: caches.cacheSet, rpc: rpcHost(caches, calls), registry: metrics.registry, log });
+  const pool = startAdmissionPool({ size, deadlineMs: config.admissionDeadlineMs, gates: config.featureGates, cacheSet: caches.cacheSet, rpc: rpcHost(caches, calls), registry: metrics.registry, log });
+  started.pool = pool;
   const app = buildApp({ log, routes, metrics, executor: pool, limits: config.webhookServer, drain, tls: { key: first.key, cert: first.cert } });
   attachCertificateSource(app.server as unknown as { setSecureContext(o: { key: string; cert: string }): void }, source, { log, metrics });
   await app.listen({ host: config.bindAddress, port: config.webhookPort });
@@ -173,7 +175,7 @@ async function main(): Promise<void> {
     closing = true;
     log.info({ signal }, 'shutting down');
     // drain.ts: not-ready at once, serve through the drain, then close; the caches keep running until the close.
-    const close = () => Promise.allSettled([app.close().then(() => pool?.close()), health.close(), metricsServer?.close()]).then(() => stop.abort());
+    const close = () => Promise.allSettled([app.close().then(() => pool.close()), health.close(), metricsServer?.close()]).then(() => stop.abort());
     const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
     void drainThenClose({ state: drain, drainMs: config.drainMs, graceMs: config.shutdownGraceMs, close, delay, log })
       .then((outcome) => process.exit(outcome === 'closed' ? 0 : 1));

@@ -28,10 +28,11 @@ export interface StartPoolOptions {
 }
 
 export function startAdmissionPool(o: StartPoolOptions): AdmissionPool {
-  let pool: AdmissionPool | undefined;
-  const source = snapshotSource(o.cacheSet, (parts) => pool?.pushSnapshot(parts));
-  const events = poolMetrics(o.registry, () => pool?.stats());
-  pool = createPool({
+  // The source and the metrics reach the pool once it exists; the pool asks the source for its first snapshot.
+  const ref: { pool?: AdmissionPool } = {};
+  const source = snapshotSource(o.cacheSet, (parts) => ref.pool?.pushSnapshot(parts));
+  const events = poolMetrics(o.registry, () => ref.pool?.stats());
+  const pool = ref.pool = createPool({
     size: o.size,
     entry: o.entry ?? workerEntry(),
     deadlineMs: o.deadlineMs,
