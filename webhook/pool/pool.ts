@@ -18,6 +18,7 @@ import type { RpcHost } from './rpc.js';
 import type { SnapshotParts } from './snapshot.js';
 import type { WorkerData } from './worker-runtime.js';
 import { FairQueue } from './fair-queue.js';
+import { newEnvelopeSlot, readEnvelope, type EnvelopeSlot } from './envelope-slot.js';
 
 export interface PoolOptions {
   size: number;
@@ -28,7 +29,7 @@ export interface PoolOptions {
   deadlineMs: number;
   /** A handler waits this long for one RPC to main before it gives up (the worker's side of rpc.ts). */
   rpcTimeoutMs: number;
-  workerData: Omit<WorkerData, 'rpcs' | 'rpcTimeoutMs'>;
+  workerData: Omit<WorkerData, 'rpcs' | 'rpcTimeoutMs' | 'envelopeSlot'>;
   rpc: RpcHost;
   /** Every cache part, for a worker that starts; later changes come through `pushSnapshot`. */
   snapshot: () => SnapshotParts;
@@ -61,7 +62,7 @@ interface Job {
   usedMs: number; since: number; rpcs: number; timer?: NodeJS.Timeout;
 }
 
-interface Slot { worker: Worker; ready: boolean; dead: boolean; job?: Job; rpcs: Set<number> }
+interface Slot { worker: Worker; ready: boolean; dead: boolean; job?: Job; rpcs: Set<number>; envelopes: EnvelopeSlot }
 
 export function createPool(o: PoolOptions): AdmissionPool {
   const slots = new Set<Slot>();
@@ -70,7 +71,9 @@ export function createPool(o: PoolOptions): AdmissionPool {
   const holding = (source: string) => { let n = 0; for (const s of slots) if (s.job?.source === source) n++; return n; };
   let nextId = 0, deadlineExceeded = 0, restarts = 0, closed = false;
   const readyWaiters: Array<() => void> = [];
-  const data: WorkerData = { ...o.workerData, rpcs: Object.keys(o.rpc) as WorkerData['rpcs'], rpcTimeoutMs: o.rpcTimeoutMs };
+  const data: Omit<WorkerData, 'envelopeSlot'> = { ...o.workerData, rpcs: Object.keys(o.rpc) as WorkerData['rpcs'], rpcTimeoutMs: o.rpcTimeoutMs };
+  /** The job's envelope: from a message when it came as one, else from the worker's slot. */
+  const envelopeOf = (slot: Slot, job: Job) => job.envelope ?? readEnvelope(slot.envelopes, job.id);
 
   const settleReady = () => {
     if ([...slots].filter((s) => s.ready).length < total) return;
@@ -88,8 +91,9 @@ export function createPool(o: PoolOptions): AdmissionPool {
     deadlineExceeded++;
     o.events?.deadlineExceeded();
     slot.job = undefined;
-    job.resolve({ outcome: { kind: 'deadline', ms: o.deadlineMs, ...(job.envelope ? { envelope: job.envelope } : {}) } });
-    o.log.warn({ path: job.path, uid: job.envelope?.uid, deadlineMs: o.deadlineMs }, 'admission request past its deadline: worker replaced');
+    const envelope = envelopeOf(slot, job);
+    job.resolve({ outcome: { kind: 'deadline', ms: o.deadlineMs, ...(envelope ? { envelope } : {}) } });
+    o.log.warn({ path: job.path, uid: envelope?.uid, deadlineMs: o.deadlineMs }, 'admission request past its deadline: worker replaced');
     replace(slot);
   };
 
@@ -142,8 +146,9 @@ export function createPool(o: PoolOptions): AdmissionPool {
   };
 
   const start = (): Slot => {
-    const worker = startWorker(o.entry, { workerData: data });
-    const slot: Slot = { worker, ready: false, dead: false, rpcs: new Set() };
+    const envelopes = newEnvelopeSlot();
+    const worker = startWorker(o.entry, { workerData: { ...data, envelopeSlot: envelopes } satisfies WorkerData });
+    const slot: Slot = { worker, ready: false, dead: false, rpcs: new Set(), envelopes };
     slots.add(slot);
     worker.on('message', (m: FromWorker) => onMessage(slot, m));
     worker.on('error', (err) => o.log.error({ err }, 'admission worker failed'));
@@ -152,7 +157,8 @@ export function createPool(o: PoolOptions): AdmissionPool {
       const job = slot.job;
       slot.job = undefined;
       clearTimeout(job?.timer);
-      job?.resolve({ outcome: { kind: 'crashed', message: `the admission worker exited (code ${code})`, ...(job.envelope ? { envelope: job.envelope } : {}) } });
+      const envelope = job && envelopeOf(slot, job);
+      job?.resolve({ outcome: { kind: 'crashed', message: `the admission worker exited (code ${code})`, ...(envelope ? { envelope } : {}) } });
       if (!closed) o.log.error({ code }, 'admission worker exited: replacing it');
       const wasReady = slot.ready;
       replace(slot, wasReady ? 0 : (o.respawnDelayMs ?? 1_000));

@@ -13,7 +13,8 @@ import { admissionCaches } from '../caches.js';
 import { answerConversion, CONVERSION_DECODERS } from '../conversion/answer.js';
 import type { RouteDeps } from '../handlers/index.js';
 import type { CanWrite } from '../handlers/write-access.js';
-import type { FromWorker, RpcMethod, ToWorker } from './protocol.js';
+import { writeEnvelope, type EnvelopeSlot } from './envelope-slot.js';
+import type { Envelope, FromWorker, RpcMethod, ToWorker } from './protocol.js';
 import { rpcClient } from './rpc.js';
 import { snapshotCacheSet } from './snapshot.js';
 
@@ -23,6 +24,8 @@ export interface WorkerData {
   /** The RPCs main offers: dryRunCreate and canWrite only where main has API clients (not the CLI, not tests). */
   rpcs: readonly RpcMethod[];
   rpcTimeoutMs: number;
+  /** Where this worker leaves the envelope of the review it answers (envelope-slot.ts). */
+  envelopeSlot: EnvelopeSlot;
 }
 
 /** The reply's bytes as an ArrayBuffer the worker may give away: the Buffer's own, or a copy when it shares Node's pool. */
@@ -56,7 +59,7 @@ export function runWorker(makeRoutes: (deps: RouteDeps) => WebhookRoute[]): void
 
   const run = async (m: Extract<ToWorker, { t: 'job' }>): Promise<void> => {
     const bytes = new Uint8Array(m.body);
-    const onEnvelope = (envelope: Parameters<NonNullable<Parameters<typeof answerAdmission>[3]>>[0]) => post({ t: 'envelope', id: m.id, envelope });
+    const onEnvelope = (envelope: Envelope) => { if (!writeEnvelope(data.envelopeSlot, m.id, envelope)) post({ t: 'envelope', id: m.id, envelope }); };
     let answer: Answer;
     if (m.kind === 'convert') answer = answerConversion(CONVERSION_DECODERS, bytes, parse, onEnvelope);
     else {
