@@ -34,7 +34,7 @@ const responseOf = (a: Awaited<ReturnType<ReturnType<typeof pool>['run']>>) => {
   return JSON.parse(Buffer.from((a as Answer).body).toString()).response as { uid: string; allowed: boolean; status?: { code: number; message?: string } };
 };
 
-test('a handler that spins gets the 500 deadline answer over HTTPS while concurrent reviews on the same server succeed', { timeout: 30_000 }, async () => {
+test('a handler that spins gets the 500 deadline answer over HTTPS while concurrent reviews on the same server succeed', { timeout: 120_000 }, async () => {
   const now = new Date();
   const ca = generateCA(now);
   const tls = generateServingCert(ca, 'localhost', now);
@@ -85,7 +85,7 @@ test('a handler that spins gets the 500 deadline answer over HTTPS while concurr
   assert.equal(p.stats().ready, 3, 'the spinner\'s worker was replaced (2 workers and the spare)');
 });
 
-test('requests queued behind a spinning worker go to its replacement, not failed', { timeout: 20_000 }, async () => {
+test('requests queued behind a spinning worker go to its replacement, not failed', { timeout: 120_000 }, async () => {
   const p = pool({ size: 1, deadlineMs: 300 });
   await p.ready();
   const spin = p.run('admit', '/spin', bytesOf('/spin'));
@@ -98,7 +98,7 @@ test('requests queued behind a spinning worker go to its replacement, not failed
   assert.equal(p.stats().restarts, 1);
 });
 
-test('one source never holds more than `size` workers: another source\'s review runs on the spare at once', { timeout: 20_000 }, async () => {
+test('one source never holds more than `size` workers: another source\'s review runs on the spare at once', { timeout: 120_000 }, async () => {
   const p = pool({ size: 2, deadlineMs: 1_500 });
   await p.ready();
   const spinners = [1, 2, 3, 4].map(() => p.run('admit', '/spin', bytesOf('/spin'), '10.0.0.66'));
@@ -112,7 +112,7 @@ test('one source never holds more than `size` workers: another source\'s review 
   for (const s of await Promise.all(spinners)) assert.equal(s.outcome.kind, 'deadline');
 });
 
-test('bodies go to the worker transferred, not copied; the reply comes back in a buffer of its own', { timeout: 20_000 }, async () => {
+test('bodies go to the worker transferred, not copied; the reply comes back in a buffer of its own', { timeout: 120_000 }, async () => {
   const p = pool();
   await p.ready();
   const bytes = own(JSON.stringify(review({ uid: 'moved' })));
@@ -127,7 +127,7 @@ test('bodies go to the worker transferred, not copied; the reply comes back in a
   assert.equal(body.buffer.byteLength, body.byteLength, 'the reply owns its ArrayBuffer (transferred from the worker)');
 });
 
-test('snapshots: a new worker starts with the current caches, and changes reach every worker', { timeout: 20_000 }, async () => {
+test('snapshots: a new worker starts with the current caches, and changes reach every worker', { timeout: 120_000 }, async () => {
   let current: SnapshotParts = { ...EMPTY, sidecarSets: [{ metadata: { name: 'first' } } as never], namespaces: [['team-a', { env: 'prod' }]] };
   const p = pool({ snapshot: () => current });
   await p.ready();
@@ -143,7 +143,7 @@ test('snapshots: a new worker starts with the current caches, and changes reach 
   for (let i = 0; i < 4; i++) assert.deepEqual((await look()).sidecarSets, ['second']);
 });
 
-test('RPCs: a handler\'s fetchPod is answered by main; an unanswered call times out in the worker; the clock stops meanwhile', { timeout: 20_000 }, async () => {
+test('RPCs: a handler\'s fetchPod is answered by main; an unanswered call times out in the worker; the clock stops meanwhile', { timeout: 120_000 }, async () => {
   const hang = new Promise<never>(() => {});
   const rpc: RpcHost = {
     fetchPod: (async (ns: string, name: string) => (name === 'hang' ? hang : { metadata: { namespace: ns, name }, spec: { nodeName: 'node-1' } })) as never,
@@ -164,7 +164,7 @@ test('RPCs: a handler\'s fetchPod is answered by main; an unanswered call times 
   assert.equal(synced.allowed, true);
 });
 
-test('a worker terminated while main still runs its RPC leaves nothing pending on main', { timeout: 20_000 }, async () => {
+test('a worker terminated while main still runs its RPC leaves nothing pending on main', { timeout: 120_000 }, async () => {
   let finish!: (v: unknown) => void;
   let calls = 0;
   const rpc: RpcHost = { fetchPod: (() => { calls++; return new Promise((r) => (finish = r)); }) as never };
@@ -182,10 +182,21 @@ test('a worker terminated while main still runs its RPC leaves nothing pending o
   assert.equal(p.stats().pendingRpcs, 0);
 });
 
-test('a sync wait is an RPC to main while the snapshot says the SidecarSets have not listed', { timeout: 20_000 }, async () => {
+test('a sync wait is an RPC to main while the snapshot says the SidecarSets have not listed', { timeout: 120_000 }, async () => {
   let waited = 0;
   const p = pool({ snapshot: () => ({ ...EMPTY, sidecarSetsSynced: false }), rpc: { sidecarSetsSynced: (async (ms: number) => { waited = ms; }) as never } });
   await p.ready();
   assert.equal(responseOf(await p.run('admit', '/synced', bytesOf('/synced'))).allowed, true);
   assert.equal(waited, 1_000);
+});
+
+test('a worker past its heap cap dies alone: its request is answered as failed, the worker replaced, the next review served', { timeout: 120_000 }, async () => {
+  const p = pool({ heapMb: 16, deadlineMs: 10_000 });
+  await p.ready();
+  const a = await p.run('admit', '/hog', bytesOf('/hog'));
+  assert.equal(a.outcome.kind, 'crashed');
+  assert.match(a.outcome.kind === 'crashed' ? a.outcome.message : '', /the admission worker exited/);
+  assert.equal(responseOf(await p.run('admit', '/allow', bytesOf('/allow'))).allowed, true);
+  await p.ready();
+  assert.equal(p.stats().restarts, 1);
 });

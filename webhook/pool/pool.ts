@@ -22,6 +22,11 @@ import { newEnvelopeSlot, readEnvelope, type EnvelopeSlot } from './envelope-slo
 
 export interface PoolOptions {
   size: number;
+  /**
+   * A worker's old-generation heap cap: a review that needs more kills only its worker (the review is answered 500,
+   * the worker replaced), not the container. Unset: V8's default.
+   */
+  heapMb?: number;
   /** Workers beyond `size` that no single source may take (default 1). */
   spares?: number;
   /** The worker's entry module (worker.ts from the sources, worker.mjs beside the bundle; entry.ts). */
@@ -147,7 +152,7 @@ export function createPool(o: PoolOptions): AdmissionPool {
 
   const start = (): Slot => {
     const envelopes = newEnvelopeSlot();
-    const worker = startWorker(o.entry, { workerData: { ...data, envelopeSlot: envelopes } satisfies WorkerData });
+    const worker = startWorker(o.entry, { workerData: { ...data, envelopeSlot: envelopes } satisfies WorkerData, ...(o.heapMb ? { resourceLimits: { maxOldGenerationSizeMb: o.heapMb } } : {}) });
     const slot: Slot = { worker, ready: false, dead: false, rpcs: new Set(), envelopes };
     slots.add(slot);
     worker.on('message', (m: FromWorker) => onMessage(slot, m));

@@ -16,6 +16,12 @@ import { snapshotSource } from './snapshot.js';
  */
 export const RPC_TIMEOUT_MS = 8_000;
 
+/**
+ * Each worker's heap cap. A maximal review (7 MiB in, a patch out) needs well under 100 MB; with the chart's 1 GiB
+ * limit and a few workers, one worker's runaway review must end in that worker, not in the container's OOM kill.
+ */
+export const WORKER_HEAP_MB = 192;
+
 export interface StartPoolOptions {
   size: number;
   deadlineMs: number;
@@ -37,6 +43,7 @@ export function startAdmissionPool(o: StartPoolOptions): AdmissionPool {
     entry: o.entry ?? workerEntry(),
     deadlineMs: o.deadlineMs,
     rpcTimeoutMs: RPC_TIMEOUT_MS,
+    heapMb: WORKER_HEAP_MB,
     workerData: { gates: o.gates },
     rpc: o.rpc,
     snapshot: source.full,

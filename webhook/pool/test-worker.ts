@@ -28,6 +28,11 @@ function testRoutes(deps: RouteDeps): WebhookRoute[] {
       void deps.caches.fetchPod('default', 'slow').catch(() => {});
       for (;;) { /* spin */ }
     }),
+    // Holds ever more memory: only the worker's heap cap ends it.
+    route('/hog', () => {
+      const held: number[][] = [];
+      for (;;) held.push(new Array(1e5).fill(held.length));
+    }),
     route('/synced', async () => { await deps.caches.sidecarSetsSynced(1_000); return allowed('synced'); }),
   ];
 }

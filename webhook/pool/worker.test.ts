@@ -18,7 +18,7 @@ const json = (a: Awaited<ReturnType<ReturnType<typeof inThreadExecutor>['run']>>
 };
 const patchOps = (r: { response: { patch?: string } }) => JSON.parse(Buffer.from(r.response.patch ?? '', 'base64').toString()) as Array<{ op: string; path: string; value?: unknown }>;
 
-test('the production worker answers /mutate-pod and /convert as makeRoutes does in-thread', { timeout: 30_000 }, async () => {
+test('the production worker answers /mutate-pod and /convert as makeRoutes does in-thread', { timeout: 120_000 }, async () => {
   const set = benchCacheSet();
   const source = snapshotSource(set, () => {});
   const pool = createPool({ size: 2, entry: workerEntry(), deadlineMs: 2_000, rpcTimeoutMs: 1_000, workerData: { gates: BENCH_GATES }, rpc: {}, snapshot: source.full, log: silentLogger() });
