@@ -58,7 +58,7 @@ type Variant = 'before' | 'after';
 const start = async (variant: Variant, cpu: string): Promise<Server> =>
   variant === 'after' ? startServer('kruise', tls, cpu) : { mode: 'kruise', ...(await startProcess([process.execPath, baseBundle], tls, cpu)) };
 
-interface Row { variant: Variant; cores: number; rps: number; cpuSeconds: number; requests: number; seconds: number; failures: number }
+interface Row { variant: Variant; cores: number; rps: number; cpuSeconds: number; genCpuSeconds: number; requests: number; seconds: number; failures: number }
 const rows: Row[] = [];
 const loadAtStart = loadavg()[0]!;
 for (let round = 0; round < rounds; round++) {
@@ -69,8 +69,10 @@ for (let round = 0; round < rounds; round++) {
         const target: Target = { port: s.port, ca: ca.cert, path: '/mutate-pod', bodies };
         await closedLoop(target, WARMUP);
         const cpu0 = await serverCpuSeconds(s);
+        const gen0 = process.cpuUsage();
         const r = await closedLoop(target, CLOSED);
-        rows.push({ variant, cores: setup.cores, rps: r.rps, cpuSeconds: (await serverCpuSeconds(s)) - cpu0, requests: r.requests, seconds: r.seconds, failures: r.failures });
+        const gen = process.cpuUsage(gen0);
+        rows.push({ variant, cores: setup.cores, rps: r.rps, cpuSeconds: (await serverCpuSeconds(s)) - cpu0, genCpuSeconds: (gen.user + gen.system) / 1e6, requests: r.requests, seconds: r.seconds, failures: r.failures });
       } finally {
         s.child.kill('SIGTERM');
       }
@@ -85,15 +87,17 @@ const mean = (v: Variant, cores: number, f: (r: Row) => number) => {
 console.log(`admission benchmark, 1 vs 2 cores: POST /mutate-pod, HTTPS keep-alive, 127.0.0.1, Node ${process.version}, ${cpus} CPUs, load average ${loadAtStart.toFixed(1)} at the start, ${loadavg()[0]!.toFixed(1)} at the end`);
 console.log(`  before: ${baseRev} (admission on the main event loop); after: this checkout (admission worker pool, one worker per CPU of the server's affinity, at least 2)`);
 console.log(`  closed loop, ${CLOSED.concurrency} concurrent, ${CLOSED.count} requests after ${WARMUP.count} warm-up, ${rounds} round(s), means shown; server pinned with taskset -c 0 / -c 0,1`);
-console.log(genCpus ? `  load generator pinned to CPUs ${genCpus}` : '  load generator NOT pinned: with 2 CPUs it shares them with the server, so the 2-core rows are capped by it (see its CPU below)');
-console.log(`  ${'variant'.padEnd(8)} ${'cores'.padEnd(7)} ${'req/s'.padStart(7)} ${'req/s/core'.padStart(11)} ${'server CPU'.padStart(11)} ${'CPU/req'.padStart(9)}  failed`);
+console.log(genCpus ? `  load generator pinned to CPUs ${genCpus}` : '  load generator NOT pinned: with 2 CPUs it shares them with the server, so the 2-core rows are capped by it (its CPU: the generator column)');
+console.log('  "server CPU" is the server process\'s CPU time over the phase (all its threads), in cores; a row whose server did not use its cores was capped by the machine or the generator, not by the server');
+console.log(`  ${'variant'.padEnd(8)} ${'cores'.padEnd(7)} ${'req/s'.padStart(7)} ${'req/s/core'.padStart(11)} ${'server CPU'.padStart(11)} ${'CPU/req'.padStart(9)} ${'generator'.padStart(10)}  failed`);
 for (const v of ['before', 'after'] as const) {
   for (const setup of SETUPS) {
     const rps = mean(v, setup.cores, (r) => r.rps);
     const busy = mean(v, setup.cores, (r) => r.cpuSeconds / r.seconds);
     const perReq = mean(v, setup.cores, (r) => (r.cpuSeconds * 1e6) / Math.max(1, r.requests));
+    const gen = mean(v, setup.cores, (r) => r.genCpuSeconds / r.seconds);
     const failed = rows.filter((r) => r.variant === v && r.cores === setup.cores).reduce((a, r) => a + r.failures, 0);
-    console.log(`  ${v.padEnd(8)} ${setup.label.padEnd(7)} ${rps.toFixed(0).padStart(7)} ${(rps / setup.cores).toFixed(0).padStart(11)} ${`${(100 * busy).toFixed(0)}% core`.padStart(11)} ${`${perReq.toFixed(0)} µs`.padStart(9)}  ${failed}`);
+    console.log(`  ${v.padEnd(8)} ${setup.label.padEnd(7)} ${rps.toFixed(0).padStart(7)} ${(rps / setup.cores).toFixed(0).padStart(11)} ${`${(100 * busy).toFixed(0)}% core`.padStart(11)} ${`${perReq.toFixed(0)} µs`.padStart(9)} ${`${(100 * gen).toFixed(0)}% core`.padStart(10)}  ${failed}`);
   }
 }
 const rps = (v: Variant, c: number) => mean(v, c, (r) => r.rps);
