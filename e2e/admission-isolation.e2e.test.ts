@@ -3,12 +3,13 @@
 // 1,000 idle connections from one source: e2e/harness/admission-attacks.ts, in a worker thread of this process),
 // ordinary pod creations through the real apiserver keep succeeding with p99 under 1 s. The creations are server-side
 // dry runs: the whole admission path (both webhook calls through the Service, failurePolicy Fail), without scheduling
-// 150 pods onto the shared node.
+// 200 pods onto the shared node. KRUISE_TS_ISOLATION_ATTACKS=quantity,heavy (a comma list of ATTACKS) runs only some
+// of the attacks, to see which defence holds which.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import { startWorker } from '../webhook/pool/entry.js';
-import type { Tally } from './harness/admission-attacks.js';
+import { ATTACKS, type AttackName, type Tally } from './harness/admission-attacks.js';
 import { getJson, kubectl, kubectlOk, stack, untilInjected } from './harness/kube.js';
 import { MANAGER_NS, needsPods } from './harness/release.js';
 
@@ -18,6 +19,8 @@ const ATTACK_NS = 'isolation-attack';
 const SHARE_SETS = [0, 1, 2, 3].map((i) => `isolation-share-${i}`);
 const ATTACK_SECONDS = 45;
 const CREATE_EVERY_MS = 200;
+const only = (process.env.KRUISE_TS_ISOLATION_ATTACKS?.split(',').map((a) => a.trim()).filter(Boolean) ?? [...ATTACKS]) as AttackName[];
+for (const a of only) if (!ATTACKS.includes(a)) throw new Error(`KRUISE_TS_ISOLATION_ATTACKS: unknown attack ${a}; want some of ${ATTACKS.join(',')}`);
 
 interface WebhookPod { metadata: { name: string }; status: { podIP?: string; containerStatuses?: { restartCount: number }[] } }
 const webhookPods = () => getJson<{ items: WebhookPod[] }>(['pods', '-n', MANAGER_NS, '-l', 'control-plane=webhook']).items;
@@ -62,7 +65,7 @@ describe('admission isolation under the review\'s worst inputs', { skip: needsPo
     const quiet: number[] = [];
     for (let i = 0; i < 20; i++) quiet.push((await create(-1 - i)).ms);
 
-    const worker = startWorker(new URL('./harness/admission-attacks-worker.ts', import.meta.url), { workerData: { targets, namespace: ATTACK_NS } });
+    const worker = startWorker(new URL('./harness/admission-attacks-worker.ts', import.meta.url), { workerData: { targets, namespace: ATTACK_NS, only } });
     const tally = new Promise<Tally>((resolve, reject) => {
       worker.on('message', (m: { tally?: Tally }) => { if (m.tally) resolve(m.tally); });
       worker.on('error', reject);
@@ -88,6 +91,7 @@ describe('admission isolation under the review\'s worst inputs', { skip: needsPo
     const ms = results.map((r) => r.ms).sort((a, b) => a - b);
     const failed = results.filter((r) => r.error);
     const q = [...quiet].sort((a, b) => a - b);
+    t.diagnostic(`attacks: ${only.join(', ')}`);
     t.diagnostic(`quiet: p50 ${percentile(q, 50).toFixed(0)} ms, p99 ${percentile(q, 99).toFixed(0)} ms; under attack: ${results.length} creations, ${failed.length} failed, p50 ${percentile(ms, 50).toFixed(0)} ms, p99 ${percentile(ms, 99).toFixed(0)} ms, max ${ms.at(-1)!.toFixed(0)} ms`);
     for (const [name, x] of Object.entries(seen)) t.diagnostic(`attack ${name}: ${JSON.stringify(x.answers)}, worst ${x.worstMs} ms`);
     t.diagnostic(`webhook restarts before ${JSON.stringify(restartsBefore)}, after ${JSON.stringify(restarts())}`);

@@ -1,9 +1,9 @@
 // The attacks of admission-attacks.ts in a worker thread: started with {targets, namespace}; 'stop' answers the tally.
 import { parentPort, workerData } from 'node:worker_threads';
-import { startAttacks, type Target } from './admission-attacks.js';
+import { startAttacks, type AttackName, type Target } from './admission-attacks.js';
 
-const { targets, namespace } = workerData as { targets: Target[]; namespace: string };
-const attacks = startAttacks(targets, namespace);
+const { targets, namespace, only } = workerData as { targets: Target[]; namespace: string; only?: AttackName[] };
+const attacks = startAttacks(targets, namespace, only);
 parentPort!.postMessage({ started: true });
 parentPort!.on('message', (m: { stop?: boolean }) => {
   if (m.stop) void attacks.stop().then((tally) => { parentPort!.postMessage({ tally }); parentPort!.close(); });

