@@ -6,6 +6,7 @@
 // 200 pods onto the shared node. KRUISE_TS_ISOLATION_ATTACKS=quantity,heavy (a comma list of ATTACKS) runs only some
 // of the attacks, to see which defence holds which.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import { startWorker } from '../webhook/pool/entry.js';
@@ -25,6 +26,17 @@ for (const a of only) if (!ATTACKS.includes(a)) throw new Error(`KRUISE_TS_ISOLA
 interface WebhookPod { metadata: { name: string }; status: { podIP?: string; containerStatuses?: { restartCount: number }[] } }
 const webhookPods = () => getJson<{ items: WebhookPod[] }>(['pods', '-n', MANAGER_NS, '-l', 'control-plane=webhook']).items;
 const restarts = () => Object.fromEntries(webhookPods().map((p) => [p.metadata.name, p.status.containerStatuses?.[0]?.restartCount ?? 0]));
+
+/**
+ * An address of this host other than the one it reaches `podIp` from (the one the apiserver's calls to the webhook
+ * come from, as it runs here too): the attacks' source, so that they come from a client of their own, as an attacking
+ * pod's would. Undefined when the host has no other.
+ */
+function attackSource(podIp: string): string | undefined {
+  const viaRoute = /\bsrc (\S+)/.exec(execFileSync('ip', ['route', 'get', podIp], { encoding: 'utf8' }))?.[1];
+  const mine = execFileSync('ip', ['-4', '-o', 'addr'], { encoding: 'utf8' }).split('\n').map((l) => /inet (\S+)\//.exec(l)?.[1]).filter((a): a is string => !!a);
+  return mine.find((a) => a !== viaRoute && !a.startsWith('127.'));
+}
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
@@ -47,6 +59,8 @@ describe('admission isolation under the review\'s worst inputs', { skip: needsPo
     const targets = webhookPods().map((p) => ({ host: p.status.podIP!, port: 9876 }));
     assert.ok(targets.length >= 1 && targets.every((x) => x.host), `webhook pod IPs: ${JSON.stringify(targets)}`);
     const restartsBefore = restarts();
+    const source = attackSource(targets[0]!.host);
+    t.diagnostic(`attacks from ${source ?? 'the host\'s default address (the apiserver\'s too: the per-source shares cannot tell them apart)'}`);
 
     const kc = new KubeConfig();
     kc.loadFromFile(process.env.KUBECONFIG!);
@@ -68,7 +82,7 @@ describe('admission isolation under the review\'s worst inputs', { skip: needsPo
     // Without attacks every creation must pass, or what follows says nothing about the attacks.
     assert.deepEqual(quietResults.filter((r) => r.error).slice(0, 2).map((r) => r.error), [], 'ordinary creations fail even without attacks');
 
-    const worker = startWorker(new URL('./harness/admission-attacks-worker.ts', import.meta.url), { workerData: { targets, namespace: ATTACK_NS, only } });
+    const worker = startWorker(new URL('./harness/admission-attacks-worker.ts', import.meta.url), { workerData: { targets, namespace: ATTACK_NS, only, localAddress: source } });
     const tally = new Promise<Tally>((resolve, reject) => {
       worker.on('message', (m: { tally?: Tally }) => { if (m.tally) resolve(m.tally); });
       worker.on('error', reject);

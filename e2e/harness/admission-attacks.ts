@@ -48,7 +48,13 @@ export interface Attacks { stop(): Promise<Tally> }
 export const ATTACKS = ['quantity', 'heavy', 'convert', 'replies', 'idle'] as const;
 export type AttackName = (typeof ATTACKS)[number];
 
-export function startAttacks(targets: readonly Target[], ns: string, only: readonly AttackName[] = ATTACKS): Attacks {
+/**
+ * `localAddress`: the address the attacks come from. Here the apiserver runs on the test's host too, so attacks from
+ * the host's default source would share the apiserver's address; from another address of the host they come from a
+ * source of their own, as an attacking pod's would.
+ */
+export function startAttacks(targets: readonly Target[], ns: string, only: readonly AttackName[] = ATTACKS, localAddress?: string): Attacks {
+  const from = localAddress ? { localAddress } : {};
   const on = (a: AttackName) => only.includes(a);
   const tally: Tally = {};
   let stopped = false;
@@ -63,7 +69,7 @@ export function startAttacks(targets: readonly Target[], ns: string, only: reado
   /** `n` requests of `body` to `path` kept in flight on each target until stop. */
   const loop = (name: string, path: string, body: string, n: number) => {
     for (const t of targets) {
-      const agent = new Agent({ keepAlive: true, maxSockets: n, rejectUnauthorized: false });
+      const agent = new Agent({ keepAlive: true, maxSockets: n, rejectUnauthorized: false, ...from });
       agents.push(agent);
       const one = () => {
         if (stopped) return;
@@ -81,7 +87,7 @@ export function startAttacks(targets: readonly Target[], ns: string, only: reado
 
   /** A TLS connection to `t` that writes `head` and then whatever `then` does with it. */
   const open = (t: Target, then: (s: TLSSocket) => void) => {
-    const s = connect({ host: t.host, port: t.port, rejectUnauthorized: false }, () => then(s));
+    const s = connect({ host: t.host, port: t.port, rejectUnauthorized: false, ...from }, () => then(s));
     sockets.add(s);
     s.on('error', () => {});
     s.on('close', () => sockets.delete(s));

@@ -200,3 +200,19 @@ test('a worker past its heap cap dies alone: its request is answered as failed, 
   await p.ready();
   assert.equal(p.stats().restarts, 1);
 });
+
+test('a source whose request ran past its deadline never takes the last idle worker, even while its victims restart', { timeout: 120_000 }, async () => {
+  const p = pool({ size: 2, deadlineMs: 300, respawnDelayMs: 50 });
+  await p.ready();
+  assert.equal((await p.run('admit', '/spin', bytesOf('/spin'), '10.0.0.66')).outcome.kind, 'deadline');
+  await p.ready();
+  // Three workers idle: the penalized source may take two of them, never the third.
+  const spinners = [1, 2, 3].map(() => p.run('admit', '/spin', bytesOf('/spin'), '10.0.0.66'));
+  await new Promise((r) => setTimeout(r, 50));
+  assert.equal(p.stats().busy, 2);
+  assert.equal(p.stats().queued, 1);
+  const t0 = Date.now();
+  assert.equal(responseOf(await p.run('admit', '/allow', bytesOf('/allow'), '10.0.0.1')).allowed, true);
+  assert.ok(Date.now() - t0 < 300, 'the other source was answered before any deadline');
+  for (const s of await Promise.all(spinners)) assert.equal(s.outcome.kind, 'deadline');
+});

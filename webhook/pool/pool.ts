@@ -4,7 +4,8 @@
 // One job per worker at a time; the rest wait here, served round-robin by source address (fair-queue.ts). The pool
 // runs `size` workers plus `spares` (1), and one source never holds more than `size` of them: whatever one client
 // sends, another (the apiserver) always has a worker, sharing the CPU with the first one's instead of waiting for
-// its deadline. A job's body is transferred to its worker, not copied. Each job has a deadline of worker time: the clock stops while the job waits on an RPC to main (an apiserver
+// its deadline; and a source whose requests recently ran past their deadline or killed their worker never takes the
+// last idle worker, even while the workers it killed restart. A job's body is transferred to its worker, not copied. Each job has a deadline of worker time: the clock stops while the job waits on an RPC to main (an apiserver
 // call with its own timeout), for at most the worker's RPC timeout. Past the deadline the job is answered as such,
 // its worker terminated and a new one started; jobs still queued simply go to the other workers. An RPC answer that
 // arrives for a worker that is gone is dropped: main holds nothing for it beyond the call's own timeout.
@@ -74,6 +75,19 @@ export function createPool(o: PoolOptions): AdmissionPool {
   const queue = new FairQueue<Job>();
   const total = o.size + (o.spares ?? 1);
   const holding = (source: string) => { let n = 0; for (const s of slots) if (s.job?.source === source) n++; return n; };
+  // A source whose request ran past its deadline or killed its worker, recently: it never gets the last idle worker,
+  // whichever workers are restarting meanwhile (the spare would otherwise go to it while the others restart).
+  const penalties = new Map<string, number>();
+  const PENALTY_MS = 60_000;
+  const penalize = (source: string) => penalties.set(source, Date.now() + PENALTY_MS);
+  const penalized = (source: string) => {
+    const until = penalties.get(source);
+    if (until === undefined) return false;
+    if (until > Date.now()) return true;
+    penalties.delete(source);
+    return false;
+  };
+  const idleReady = () => { let n = 0; for (const s of slots) if (s.ready && !s.dead && !s.job) n++; return n; };
   let nextId = 0, deadlineExceeded = 0, restarts = 0, closed = false;
   const readyWaiters: Array<() => void> = [];
   const data: Omit<WorkerData, 'envelopeSlot'> = { ...o.workerData, rpcs: Object.keys(o.rpc) as WorkerData['rpcs'], rpcTimeoutMs: o.rpcTimeoutMs };
@@ -95,6 +109,7 @@ export function createPool(o: PoolOptions): AdmissionPool {
     if (slot.job !== job) return;
     deadlineExceeded++;
     o.events?.deadlineExceeded();
+    penalize(job.source);
     slot.job = undefined;
     const envelope = envelopeOf(slot, job);
     job.resolve({ outcome: { kind: 'deadline', ms: o.deadlineMs, ...(envelope ? { envelope } : {}) } });
@@ -106,7 +121,8 @@ export function createPool(o: PoolOptions): AdmissionPool {
     for (const slot of slots) {
       if (!queue.size) return;
       if (!slot.ready || slot.dead || slot.job) continue;
-      const job = queue.take((source) => holding(source) < o.size);
+      const idle = idleReady();
+      const job = queue.take((source) => holding(source) < o.size && (idle > 1 || !penalized(source)));
       if (!job) return;
       slot.job = job;
       job.since = Date.now();
@@ -162,6 +178,7 @@ export function createPool(o: PoolOptions): AdmissionPool {
       const job = slot.job;
       slot.job = undefined;
       clearTimeout(job?.timer);
+      if (job) penalize(job.source);
       const envelope = job && envelopeOf(slot, job);
       job?.resolve({ outcome: { kind: 'crashed', message: `the admission worker exited (code ${code})`, ...(envelope ? { envelope } : {}) } });
       if (!closed) o.log.error({ code }, 'admission worker exited: replacing it');
