@@ -58,6 +58,6 @@ describe('npm run image', { skip }, () => {
     const mount = join(dir, 'rootfs');
     execFileSync('umoci', ['raw', 'unpack', '--rootless', '--image', `${image.layout}:${image.tag}`, mount], { timeout: 120_000 });
     for (const shell of ['bin/sh', 'bin/busybox', 'usr/bin/sh', 'bin/bash']) assert.equal(existsSync(join(mount, shell)), false, shell);
-    for (const f of ['usr/bin/node', 'app/dist/webhook/main.mjs', 'app/dist/controller/main.mjs', 'app/dist/daemon/main.mjs']) assert.ok(existsSync(join(mount, f)), f);
+    for (const f of ['usr/bin/node', 'app/dist/webhook/main.mjs', 'app/dist/webhook/worker.mjs', 'app/dist/controller/main.mjs', 'app/dist/daemon/main.mjs']) assert.ok(existsSync(join(mount, f)), f);
   });
 });

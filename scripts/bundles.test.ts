@@ -23,6 +23,9 @@ test('all bundles build and start under plain node, each failing on its missing 
   const built = await buildBundles(repoRoot, BUNDLE_GROUPS.all!, out);
   assert.deepEqual(built.map((b) => b.file), [...['daemon', 'webhook', 'controller'].map((a) => join(out, 'dist', a, 'main.mjs')), join(out, 'dist/controller/lease-thread.mjs')]);
   assert.ok(existsSync(join(out, 'dist/daemon/cri.proto')), 'the daemon loads cri.proto from beside its bundle');
+  assert.ok(existsSync(join(out, 'dist/webhook/worker.mjs')), 'the webhook starts its admission workers from beside its bundle');
+  const worker = await run(join(out, 'dist/webhook/worker.mjs'));
+  assert.match(worker.stderr, /webhook\/pool\/worker: not a worker thread/, 'the worker bundle evaluates under plain node');
   const inCluster = /KubeconfigError: in-cluster config: KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT must be set/;
   const [daemon, webhook, controller, leaseThread] = await Promise.all(built.map((b) => run(b.file)));
   assert.equal(leaseThread!.code, 0, `the lease thread's module does nothing outside a worker: ${leaseThread!.stderr}`);

@@ -12,12 +12,15 @@ export interface Bundle {
   out: string;
   /** Files the bundle reads next to itself at run time: [source, destination]. */
   assets: Array<[string, string]>;
+  /** Further entries the bundle starts beside itself (worker threads): [entry, out], built with the same options. */
+  workers?: Array<[string, string]>;
 }
 
 export const BUNDLES = {
   // daemon/cri/grpc-runtime.ts loads cri.proto from beside the running module.
   daemon: { entry: 'daemon/main.ts', out: 'dist/daemon/main.mjs', assets: [['daemon/cri/cri.proto', 'dist/daemon/cri.proto']] },
-  webhook: { entry: 'webhook/main.ts', out: 'dist/webhook/main.mjs', assets: [] },
+  // The admission worker pool (webhook/pool/entry.ts) starts worker.mjs from beside main.mjs.
+  webhook: { entry: 'webhook/main.ts', out: 'dist/webhook/main.mjs', assets: [], workers: [['webhook/pool/worker.ts', 'dist/webhook/worker.mjs']] },
   controller: { entry: 'controller/main.ts', out: 'dist/controller/main.mjs', assets: [] },
   // The controller's leader-election thread (controller/lease-thread.ts), started from beside main.mjs.
   'controller-lease': { entry: 'controller/lease-thread.ts', out: 'dist/controller/lease-thread.mjs', assets: [] },
@@ -64,7 +67,7 @@ function writeAtomic(file: string, contents: Uint8Array): void {
 export async function buildBundles(repoRoot: string, names: readonly BundleName[], outRoot = repoRoot): Promise<Array<{ name: BundleName; file: string; bytes: number }>> {
   return Promise.all(names.map(async (name) => {
     const b: Bundle = BUNDLES[name];
-    const file = await buildEntry(repoRoot, b.entry, join(outRoot, b.out));
+    const [file] = await Promise.all([buildEntry(repoRoot, b.entry, join(outRoot, b.out)), ...(b.workers ?? []).map(([entry, out]) => buildEntry(repoRoot, entry, join(outRoot, out)))]);
     for (const [from, to] of b.assets) writeAtomic(join(outRoot, to), readFileSync(join(repoRoot, from)));
     return { name, file, bytes: statSync(file).size };
   }));

@@ -4,7 +4,7 @@
 //   layer 1 (runtime, cached by content): the host's Node 20 binary with the shared libraries ldd names, and the
 //            production node_modules (`npm ls --omit=dev`); no shell and no other program: nothing runs one;
 //   layer 2 (app): the esbuild bundles every container runs (`npm run build`, scripts/bundles.ts →
-//            /app/dist/{webhook,controller,daemon}/main.mjs + the daemon's cri.proto), and the project's sources,
+//            /app/dist/{webhook,controller,daemon}/main.mjs + the webhook's worker.mjs and the daemon's cri.proto), and the project's sources,
 //            which only the `kruise-ts` CLI (bin/kruise-ts.js, through tsx) needs.
 // Config: WORKDIR /app, ENTRYPOINT node, CMD `dist/webhook/main.mjs` (the webhook; the controller container's args
 // are `dist/controller/main.mjs`, the DaemonSet's its own), USER 65532 (runAsNonRoot). Nothing is written inside
@@ -15,7 +15,7 @@ import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, re
 import { homedir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { promisify } from 'node:util';
-import { BUNDLES, bundlesBuilt } from './bundles.js';
+import { BUNDLES, bundlesBuilt, type Bundle } from './bundles.js';
 import { VERSION } from '../shared/version.js';
 
 const run = promisify(execFile);
@@ -36,7 +36,7 @@ export const defaultImageCacheDir = (): string => join(homedir(), '.cache', 'kru
 const APP_DIRS = ['shared', 'webhook', 'controller', 'daemon', 'certs', 'bin'];
 const APP_FILES = ['package.json', 'package-lock.json', 'tsconfig.json'];
 /** Build outputs put into the app layer (relative to the repo): every bundle and what it reads beside itself. */
-const BUNDLE_FILES = Object.values(BUNDLES).flatMap((b) => [b.out, ...b.assets.map(([, to]) => to)]);
+const BUNDLE_FILES = Object.values(BUNDLES).flatMap((b: Bundle) => [b.out, ...b.assets.map(([, to]) => to), ...(b.workers ?? []).map(([, out]) => out)]);
 const NONROOT = '65532';
 /** Part of the cache key, so a config change rebuilds the image. */
 const CONFIG_ARGS = ['--config.workingdir', '/app', '--config.user', `${NONROOT}:${NONROOT}`,

@@ -143,6 +143,9 @@ const Env = Type.Object({
   WEBHOOK_MAX_CONNECTIONS_PER_SOURCE: Type.Integer({ minimum: 1, default: WEBHOOK_SERVER_DEFAULTS.maxConnectionsPerSource }),
   WEBHOOK_DRAIN_SECONDS: Type.Integer({ minimum: 0, maximum: 300, default: 5 }),
   WEBHOOK_SHUTDOWN_GRACE_SECONDS: Type.Integer({ minimum: 1, maximum: 300, default: 10 }),
+  // The admission worker pool (webhook/pool/): unset = from the container's CPU limit, at least 2.
+  WEBHOOK_WORKERS: Type.Optional(Type.Integer({ minimum: 1, maximum: 64 })),
+  ADMISSION_DEADLINE_MS: Type.Integer({ minimum: 50, maximum: 9_000, default: 2_000 }),
   // API timeouts and cache health, for every deployable (kruise-ts's own settings; shared/kube/cache-health.ts).
   KUBE_API_TIMEOUT_SECONDS: Type.Integer({ minimum: 1, maximum: 600, default: 30 }),
   WATCH_IDLE_TIMEOUT_SECONDS: Type.Integer({ minimum: 1, default: 180 }),
@@ -220,6 +223,13 @@ export interface Config extends ApiHealthConfig, MetricsListenConfig {
   readonly drainMs: number;
   /** After the drain, in-flight reviews get this long to finish before the process exits anyway (10 s). */
   readonly shutdownGraceMs: number;
+  /** Admission worker threads (WEBHOOK_WORKERS); undefined = from the container's CPU limit (webhook/pool/size.ts). */
+  readonly webhookWorkers: number | undefined;
+  /**
+   * One review's time in its worker, the apiserver calls it waits on excluded (ADMISSION_DEADLINE_MS, 2 s): past it
+   * the review is refused with code 500 and the worker replaced. Well under the pod webhook's 10 s timeout.
+   */
+  readonly admissionDeadlineMs: number;
 }
 
 export type { FeatureGate } from './feature-gates.js';
@@ -339,6 +349,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     }),
     drainMs: e.WEBHOOK_DRAIN_SECONDS * 1000,
     shutdownGraceMs: e.WEBHOOK_SHUTDOWN_GRACE_SECONDS * 1000,
+    webhookWorkers: e.WEBHOOK_WORKERS,
+    admissionDeadlineMs: e.ADMISSION_DEADLINE_MS,
   });
 }
 

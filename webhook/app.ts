@@ -11,11 +11,21 @@ import { CONVERSION_PATH, registerConversionRoute } from './conversion/route.js'
 import type { WebhookMetrics } from './metrics.js';
 import type { DrainState } from './drain.js';
 import { TLS_OPTIONS } from './tls-options.js';
+import type { AdmissionExecutor } from './pool/executor.js';
+import { inThreadExecutor } from './pool/in-thread.js';
 
 export interface AppDeps {
   log: Logger;
-  /** The explicit handler table (webhook/handlers/index.ts in production; tiny fakes in tests). */
+  /**
+   * The explicit handler table (webhook/handlers/index.ts in production; tiny fakes in tests): its paths are the
+   * routes served; its handlers run in-thread unless `executor` is given.
+   */
   routes: readonly WebhookRoute[];
+  /**
+   * What answers each body: the worker pool in production (webhook/pool/pool.ts, whose workers run makeRoutes'
+   * handlers); default the routes' handlers on this thread (unit tests).
+   */
+  executor?: AdmissionExecutor;
   metrics: WebhookMetrics;
   /** Initial serving key pair; when absent the app speaks plain HTTP (tests via inject). */
   tls?: { key: string; cert: string };
@@ -76,13 +86,14 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     });
   }
 
+  const executor = deps.executor ?? inThreadExecutor(deps.routes);
   const seen = new Set<string>([CONVERSION_PATH]);
   for (const route of deps.routes) {
     if (seen.has(route.path)) throw new Error(`duplicate admission route ${route.path}`);
     seen.add(route.path);
-    registerAdmissionRoute(app, route, { log: deps.log, metrics: deps.metrics, bodyBudget, replyWriteTimeoutMs: limits.replyWriteTimeoutMs });
+    registerAdmissionRoute(app, route, { log: deps.log, metrics: deps.metrics, bodyBudget, replyWriteTimeoutMs: limits.replyWriteTimeoutMs, executor });
   }
-  registerConversionRoute(app, { log: deps.log, metrics: deps.metrics, bodyBudget, group: conversionGroup, replyWriteTimeoutMs: limits.replyWriteTimeoutMs });
+  registerConversionRoute(app, { log: deps.log, metrics: deps.metrics, bodyBudget, group: conversionGroup, replyWriteTimeoutMs: limits.replyWriteTimeoutMs, executor });
 
   // An unknown path or a wrong method is never the apiserver: answer and close, so such requests cannot keep a
   // connection (and its maxConnections slot) alive between them (review N-H4).

@@ -112,19 +112,20 @@ export function staticCache<T extends KubernetesObject>(items: T[]): Cache<T> {
  * The four informers (sidecarsets, namespaces, and the controllerrevisions and kruise-configuration ConfigMap of the
  * kruise namespace) from `informers`, and Pod/Node lookups through `rest`, whose every request has a timeout.
  */
-export function startAdmissionCaches(informers: InformerFactory, rest: KubeRest, namespace: string): AdmissionCaches {
+export function startAdmissionCaches(informers: InformerFactory, rest: KubeRest, namespace: string): AdmissionCaches & { cacheSet: CacheSet } {
   const caches: CacheSet = {
     sidecarSets: informers.cache<SidecarSet & KubernetesObject>(resources.sidecarSets),
     namespaces: informers.cache<V1Namespace & KubernetesObject>(resources.namespaces),
     revisions: informers.cache<V1ControllerRevision & KubernetesObject>(resources.controllerRevisions, { namespace }),
     configMaps: informers.cache<V1ConfigMap & KubernetesObject>(resources.configMaps, { namespace, fieldSelector: `metadata.name=${KRUISE_CONFIGURATION}` }),
   };
-  return admissionCaches(caches, {
+  // cacheSet: the informers themselves, whose snapshots the admission workers read (webhook/pool/snapshot.ts).
+  return { cacheSet: caches, ...admissionCaches(caches, {
     fetchPod: async (ns, name) => {
       try { return await rest.find<Pod & KubernetesObject>(resources.pods, { namespace: ns, name }); } catch (err) { throw new Error(`get pod ${ns}/${name}`, { cause: err }); }
     },
     fetchNode: async (name) => {
       try { return await rest.find<V1Node & KubernetesObject>(resources.nodes, { name }); } catch (err) { throw new Error(`get node ${name}`, { cause: err }); }
     },
-  });
+  }) };
 }

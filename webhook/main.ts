@@ -27,6 +27,10 @@ import { buildHealthApp } from './health.js';
 import { createMetrics } from './metrics.js';
 import { startMetricsServer } from '../shared/metrics-server.js';
 import { attachCertificateSource, firstCertificate, type CertificateSource } from './tls.js';
+import type { AdmissionPool } from './pool/pool.js';
+import { rpcHost } from './pool/rpc.js';
+import { poolSize } from './pool/size.js';
+import { startAdmissionPool } from './pool/start.js';
 
 /** The CRD calls the conversion-webhook patcher makes, through the project's REST client (timeouts on every call). */
 function crdApi(rest: KubeRest): CrdApi {
@@ -135,7 +139,10 @@ async function main(): Promise<void> {
   void source.start(stop.signal);
 
   const drain = { draining: false };
-  const readiness = () => (drain.draining ? 'shutting down' : null) ?? readyProbes.readiness() ?? (source.healthy() ? null : (source.problem?.() ?? 'no valid serving certificate'));
+  // Set once the certificate is there and the pool starts; readiness asks it from then on.
+  const started: { pool?: AdmissionPool } = {};
+  const readiness = () => (drain.draining ? 'shutting down' : null) ?? readyProbes.readiness() ?? (source.healthy() ? null : (source.problem?.() ?? 'no valid serving certificate'))
+    ?? (started.pool && started.pool.stats().ready === 0 ? 'no admission worker ready' : null);
   const health = buildHealthApp({ log, readiness, liveness: probes.liveness, metrics });
   await health.listen({ host: config.bindAddress, port: config.healthPort });
   const metricsServer = config.metricsListen && await startMetricsServer({ ...config.metricsListen, registry: metrics.registry });
@@ -143,11 +150,17 @@ async function main(): Promise<void> {
   log.info({ writer: config.certWriter }, 'waiting for the serving certificate');
   const first = await firstCertificate(source, stop.signal);
   if (!first) return;
-  const routes = makeRoutes({ caches, gates: config.featureGates, now: () => new Date(), random: Math.random, dryRunCreate: dryRunCreate(kube, config.namespace), canWrite: sarClient(kube) });
-  const app = buildApp({ log, routes, metrics, limits: config.webhookServer, drain, tls: { key: first.key, cert: first.cert } });
+  const calls = { dryRunCreate: dryRunCreate(kube, config.namespace), canWrite: sarClient(kube) };
+  // The handlers run in the pool's workers (webhook/pool/), over snapshots of these caches; the API calls they make
+  // come back here as RPCs. The table built here gives the server its paths.
+  const routes = makeRoutes({ caches, gates: config.featureGates, now: () => new Date(), random: Math.random, ...calls });
+  const size = poolSize(config.webhookWorkers);
+  const pool = startAdmissionPool({ size, deadlineMs: config.admissionDeadlineMs, gates: config.featureGates, cacheSet: caches.cacheSet, rpc: rpcHost(caches, calls), registry: metrics.registry, log });
+  started.pool = pool;
+  const app = buildApp({ log, routes, metrics, executor: pool, limits: config.webhookServer, drain, tls: { key: first.key, cert: first.cert } });
   attachCertificateSource(app.server as unknown as { setSecureContext(o: { key: string; cert: string }): void }, source, { log, metrics });
   await app.listen({ host: config.bindAddress, port: config.webhookPort });
-  log.info({ version: VERSION, routes: routes.map((r) => r.path), bind: config.bindAddress, port: config.webhookPort }, 'webhook serving');
+  log.info({ version: VERSION, routes: routes.map((r) => r.path), bind: config.bindAddress, port: config.webhookPort, workers: size, deadlineMs: config.admissionDeadlineMs }, 'webhook serving');
 
   let closing = false;
   const shutdown = (signal: string) => {
@@ -155,7 +168,7 @@ async function main(): Promise<void> {
     closing = true;
     log.info({ signal }, 'shutting down');
     // drain.ts: not-ready at once, serve through the drain, then close; the caches keep running until the close.
-    const close = () => Promise.allSettled([app.close(), health.close(), metricsServer?.close()]).then(() => stop.abort());
+    const close = () => Promise.allSettled([app.close().then(() => pool.close()), health.close(), metricsServer?.close()]).then(() => stop.abort());
     const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
     void drainThenClose({ state: drain, drainMs: config.drainMs, graceMs: config.shutdownGraceMs, close, delay, log })
       .then((outcome) => process.exit(outcome === 'closed' ? 0 : 1));

@@ -1,7 +1,8 @@
 // Realistic inputs for the admission benchmark: a Deployment-style pod and 100 SidecarSets of which 10 select it.
 import type { Pod } from '../../shared/api/meta.js';
 import type { SidecarSet } from '../../shared/api/sidecarset.js';
-import { admissionCaches, staticCache } from '../../webhook/caches.js';
+import { GATE_DEFAULTS } from '../../shared/feature-gates.js';
+import { admissionCaches, staticCache, type CacheSet } from '../../webhook/caches.js';
 import type { RouteDeps } from '../../webhook/handlers/index.js';
 
 export function sidecarSets(total = 100, matching = 10): SidecarSet[] {
@@ -112,19 +113,23 @@ export function podReview(index: number) {
   };
 }
 
+/** The benchmarks' caches: 100 SidecarSets (10 matching the pods), the default namespace, nothing else. */
+export function benchCacheSet(): CacheSet {
+  return {
+    sidecarSets: staticCache(sidecarSets(100, 10) as never[]),
+    namespaces: staticCache([{ metadata: { name: 'default', labels: { 'kubernetes.io/metadata.name': 'default' } } }]),
+    revisions: staticCache([]),
+    configMaps: staticCache([]),
+  };
+}
+
+export const BENCH_GATES: RouteDeps['gates'] = GATE_DEFAULTS;
+
 /** The handler table's dependencies for the benchmarks: 100 SidecarSets (10 matching) in static caches, no API server. */
 export function routeDeps(now: () => Date): RouteDeps {
   return {
-    caches: admissionCaches(
-      {
-        sidecarSets: staticCache(sidecarSets(100, 10) as never[]),
-        namespaces: staticCache([{ metadata: { name: 'default', labels: { 'kubernetes.io/metadata.name': 'default' } } }]),
-        revisions: staticCache([]),
-        configMaps: staticCache([]),
-      },
-      { fetchPod: async () => undefined, fetchNode: async () => undefined },
-    ),
-    gates: { PodWebhook: true, KruiseDaemon: true, ImagePullJobGate: true, ResourceDistributionGate: false, SidecarSetPatchPodMetadataDefaultsAllowed: false, EnableSortSidecarContainerByName: false, PreDownloadImageForInPlaceUpdate: false, ImageVolume: false },
+    caches: admissionCaches(benchCacheSet(), { fetchPod: async () => undefined, fetchNode: async () => undefined }),
+    gates: BENCH_GATES,
     now,
     random: Math.random,
   };

@@ -38,8 +38,17 @@ export function ask<T>(child: ChildProcess, msg: object, key: string): Promise<T
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const entry = (mode: Mode) => `bench/admission/server-${mode}.ts`;
 
-/** The server's bundle, built at each start into dist/bench/ (beside the manager's, git-ignored). */
-const bundled = (mode: Mode) => buildEntry(REPO_ROOT, entry(mode), join(REPO_ROOT, `dist/bench/admission-server-${mode}.mjs`));
+/**
+ * The server's bundle, built at each start into dist/bench/ (beside the manager's, git-ignored), with the admission
+ * worker's bundle beside it (webhook/pool/entry.ts starts worker.mjs from beside the bundle), as the manager's image has.
+ */
+const bundled = async (mode: Mode) => {
+  const [file] = await Promise.all([
+    buildEntry(REPO_ROOT, entry(mode), join(REPO_ROOT, `dist/bench/admission-server-${mode}.mjs`)),
+    buildEntry(REPO_ROOT, 'webhook/pool/worker.ts', join(REPO_ROOT, 'dist/bench/worker.mjs')),
+  ]);
+  return file;
+};
 
 /**
  * Starts the server for `mode`, pinned to `cpu` with taskset when given. `fromSources` runs the TypeScript through tsx
@@ -47,11 +56,16 @@ const bundled = (mode: Mode) => buildEntry(REPO_ROOT, entry(mode), join(REPO_ROO
  */
 export async function startServer(mode: Mode, tls: { key: string; cert: string }, cpu?: string, fromSources = false): Promise<Server> {
   const node = fromSources ? [process.execPath, '--import', 'tsx', join(REPO_ROOT, entry(mode))] : [process.execPath, await bundled(mode)];
+  return { mode, ...(await startProcess(node, tls, cpu)) };
+}
+
+/** Starts a benchmark server process (`node`: its command line), pinned to `cpu` (a taskset list) when given. */
+export async function startProcess(node: string[], tls: { key: string; cert: string }, cpu?: string): Promise<{ child: ChildProcess; port: number }> {
   const [cmd, ...rest] = cpu === undefined ? node : ['taskset', '-c', cpu, ...node];
   // stdout (the production logger's sink) is discarded; the port and CPU figures come over IPC.
   const child = spawn(cmd!, rest, { stdio: ['pipe', 'ignore', 'inherit', 'ipc'] });
   child.stdin!.end(JSON.stringify(tls));
-  return { mode, child, port: await ask<number>(child, {}, 'port') };
+  return { child, port: await ask<number>(child, {}, 'port') };
 }
 
 /** The server process's CPU time so far (user + system), in seconds. */

@@ -16,7 +16,7 @@ export type JsonParser = (req: unknown, body: string, done: (err: Error | null, 
 
 const isJson = (contentType: string | undefined) => contentType !== undefined && contentType.split(';', 1)[0]!.trim().toLowerCase() === 'application/json';
 
-export type RawBodyResult = { ok: true; bytes: Buffer } | { ok: false; code: 400 | 413 | 415 | 503; message: string };
+export type RawBodyResult = { ok: true; bytes: Uint8Array } | { ok: false; code: 400 | 413 | 415 | 503; message: string };
 
 /**
  * Reads and parses the JSON body of `raw` (readBody, then Fastify's parser: an empty or unparseable body is a 400).
@@ -24,7 +24,7 @@ export type RawBodyResult = { ok: true; bytes: Buffer } | { ok: false; code: 400
 export async function readJsonBody(raw: IncomingMessage, limit: number, parse: JsonParser, charge: Charge): Promise<BodyResult> {
   const read = await readBody(raw, limit, charge);
   if (!read.ok) return read;
-  const text = read.bytes.toString('utf8');
+  const text = Buffer.from(read.bytes.buffer, read.bytes.byteOffset, read.bytes.byteLength).toString('utf8');
   return new Promise((resolve) => parse(raw, text, (err, body) => resolve(err ? { ok: false, code: 400, message: err.message } : { ok: true, body })));
 }
 
@@ -36,7 +36,8 @@ export async function readJsonBody(raw: IncomingMessage, limit: number, parse: J
  * here: the request keeps its body's share while its answer is computed and written (review N-H2).
  *
  * The budget is charged as bytes arrive, not by Content-Length up front: a client must send (and keep stalled) the
- * bytes it holds, instead of reserving 7 MiB with one header line.
+ * bytes it holds, instead of reserving 7 MiB with one header line. The bytes come in an ArrayBuffer of their own, so
+ * that they can be transferred to an admission worker (webhook/pool/) instead of copied.
  */
 export function readBody(raw: IncomingMessage, limit: number, charge: Charge): Promise<RawBodyResult> {
   const type = raw.headers['content-type'];
@@ -66,7 +67,11 @@ export function readBody(raw: IncomingMessage, limit: number, charge: Charge): P
     });
     raw.on('end', () => {
       if (done) return;
-      finish({ ok: true, bytes: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size) });
+      // One copy, as Buffer.concat made: into an ArrayBuffer of its own (a small Buffer may share Node's pool).
+      const bytes = new Uint8Array(new ArrayBuffer(size));
+      let at = 0;
+      for (const c of chunks) { bytes.set(c, at); at += c.length; }
+      finish({ ok: true, bytes });
     });
     raw.on('error', (err: Error) => finish({ ok: false, code: 400, message: `reading the request body: ${err.message}` }));
     // A request cut by the request timeout or the client closes without 'end' (and, on some paths, without 'error').

@@ -1,26 +1,23 @@
-// One generic admission route: decode the envelope → run the handler → encode an AdmissionReview.
-// Whatever a handler does (deny, throw, return garbage), the API server gets a well-formed 200 AdmissionReview that
-// echoes apiVersion and uid; only a malformed review gets a bare HTTP 400.
+// One generic admission route: the body is read here, on the main thread (body.ts: limits and the byte budget), and
+// answered by the executor (webhook/pool/: a worker thread with a deadline in production; admission/answer.ts does
+// the parse, envelope decode, handler and encode there). This file turns the outcome into the reply, the metrics and
+// the log line. Every decoded review gets a 200 AdmissionReview carrying its uid, even past the deadline; only a
+// malformed review gets a bare HTTP 400. The request's body and reply bytes stay charged to the byte budget until
+// its response closes (admission/send-reply.ts, review N-H2).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
-import { AdmissionDeniedError } from '../../shared/errors.js';
-import { decodeReview, type AdmissionRequest } from './review.js';
-import { denied, errored, resultLabel, type AdmissionResult } from './response.js';
+import { errored, type ResultLabel } from './response.js';
 import type { WebhookMetrics } from '../metrics.js';
-import { JSON_CONTENT_TYPE } from './encode.js';
-import { readJsonBody, type JsonParser } from './body.js';
+import { encodeReview, JSON_CONTENT_TYPE } from './encode.js';
+import { readBody } from './body.js';
 import type { ByteBudget, Charge } from './byte-budget.js';
-import { encodeBoundedReview } from './reply-limit.js';
 import { armWriteTimeout, chargeReply, chargeRequest } from './send-reply.js';
+import type { Answer, AdmissionHandler } from './answer.js';
+import type { AdmissionExecutor, Unanswered } from '../pool/executor.js';
+import type { ReviewIdentity } from '../pool/protocol.js';
+import { sourceAddress } from '../source-address.js';
 
-/** What a handler knows of a review beyond its content. */
-export interface ReviewContext {
-  /** The peer address the review came from: the apiserver, or anyone who reaches the port (budgets are charged to it). */
-  source: string;
-}
-
-/** Handlers are pure over the request; the route logs at the boundary with the review's identity (style P11). */
-export type AdmissionHandler = (req: AdmissionRequest, ctx?: ReviewContext) => AdmissionResult | Promise<AdmissionResult>;
+export { resultFromError, type AdmissionHandler, type ReviewContext } from './answer.js';
 
 export interface WebhookRoute {
   /** OpenKruise's path, e.g. /mutate-pod. */
@@ -33,32 +30,19 @@ export interface WebhookRoute {
 /**
  * The apiserver caps a request at etcd's 1.5 MiB object size, and an AdmissionReview can carry both object and
  * oldObject, each JSON-encoded (controller-runtime's maxRequestSize reasoning arrives at 7 MiB with margin for
- * encoding overhead). readJsonBody enforces it; Fastify's 1 MiB default would have refused large pods/ConfigMaps.
+ * encoding overhead). readBody enforces it; Fastify's 1 MiB default would have refused large pods/ConfigMaps.
  */
 export const ADMISSION_BODY_LIMIT = 7 * 1024 * 1024;
 
-/** Turns whatever a handler threw into a response; purposeful denials keep their code. */
-export function resultFromError(err: unknown): AdmissionResult {
-  if (err instanceof AdmissionDeniedError) return err.code === 403 ? denied(err.message) : errored(err.code, err);
-  return errored(500, err instanceof Error ? new Error(`internal error: ${err.message}`) : new Error(`internal error: ${String(err)}`));
+/** What the reply says when the executor could not answer: past the deadline, or the worker died under it. */
+export function unansweredMessage(u: Unanswered): string {
+  return u.outcome.kind === 'deadline'
+    ? `internal error: the admission review was not answered within its deadline of ${u.outcome.ms} ms (ADMISSION_DEADLINE_MS); its worker was replaced`
+    : `internal error: ${u.outcome.message}`;
 }
 
 /** The per-review logger with the identity bindings of style P11. */
-function reviewLog(log: Logger, route: WebhookRoute, req: AdmissionRequest): Logger {
-  return log.child({
-    webhook: route.name,
-    uid: req.uid,
-    kind: req.kind.kind,
-    namespace: req.namespace,
-    name: req.name,
-    operation: req.operation,
-    user: req.userInfo?.username,
-  });
-}
-
-function isResult(r: unknown): r is AdmissionResult {
-  return typeof r === 'object' && r !== null && typeof (r as AdmissionResult).allowed === 'boolean';
-}
+const reviewLog = (log: Logger, route: WebhookRoute, id: ReviewIdentity): Logger => log.child({ webhook: route.name, ...id });
 
 const REASONS = { 400: 'Bad Request', 413: 'Payload Too Large', 415: 'Unsupported Media Type', 503: 'Service Unavailable' } as const;
 
@@ -69,6 +53,7 @@ export interface AdmissionRouteDeps {
   bodyBudget: ByteBudget;
   /** A reply not handed to the kernel within this is destroyed with its connection (admission/send-reply.ts). */
   replyWriteTimeoutMs: number;
+  executor: AdmissionExecutor;
 }
 
 export function registerAdmissionRoute(app: FastifyInstance, route: WebhookRoute, deps: AdmissionRouteDeps): void {
@@ -80,8 +65,6 @@ export function registerAdmissionRoute(app: FastifyInstance, route: WebhookRoute
     return l;
   };
   const runtime = deps.metrics.forWebhook(route.path);
-  // Fastify's own JSON parser, with the app's poisoning policy.
-  const parse = app.getDefaultJsonParser(app.initialConfig.onProtoPoisoning ?? 'error', app.initialConfig.onConstructorPoisoning ?? 'error') as JsonParser;
 
   const refuse = (request: FastifyRequest, reply: FastifyReply, code: 400 | 413 | 415 | 503, message: string) => {
     deps.metrics.admissionTotal.inc(labelsFor(code === 503 ? 'overloaded' : 'malformed'));
@@ -94,29 +77,39 @@ export function registerAdmissionRoute(app: FastifyInstance, route: WebhookRoute
     return reply.code(code).send({ error: REASONS[code], message });
   };
 
-  const admit = async (body: unknown, request: FastifyRequest, reply: FastifyReply, charge: Charge) => {
-    const decoded = decodeReview(body);
-    if (!decoded.ok) return refuse(request, reply, 400, decoded.message);
-    const { apiVersion, request: req } = decoded.review;
+  const observe = (label: ResultLabel, seconds: number) => {
+    deps.metrics.admissionDuration.observe(labelsFor(label), seconds);
+    deps.metrics.admissionTotal.inc(labelsFor(label));
+  };
+
+  /** The reply bytes of an answered review, after its metrics and log line. */
+  const answered = (a: Answer): Buffer => {
+    const o = a.outcome;
+    if (o.kind !== 'admitted') throw new Error(`unreachable: a ${o.kind} outcome on ${route.path}`);
     // The review logger (pino serialises its bindings up front) is made only when a line is written: at info level an
     // admitted review writes none.
-    const start = process.hrtime.bigint();
-    let result: AdmissionResult;
-    try {
-      const r = await route.handler(req, { source: request.socket.remoteAddress ?? 'unknown' });
-      result = isResult(r) ? r : errored(500, new Error('internal error: handler returned no AdmissionResponse'));
-    } catch (err) {
-      result = resultFromError(err);
-      if (!(err instanceof AdmissionDeniedError)) reviewLog(deps.log, route, req).error({ err }, 'admission handler failed');
+    if (o.error !== undefined) reviewLog(deps.log, route, o.identity).error({ err: { message: o.error } }, 'admission handler failed');
+    if (o.replyRefused !== undefined) reviewLog(deps.log, route, o.identity).warn({ replyBytes: o.replyRefused }, 'reply too large for the apiserver; refused instead');
+    observe(o.label, o.seconds);
+    if (o.label === 'allowed' || o.label === 'patched') {
+      if (deps.log.isLevelEnabled('debug')) reviewLog(deps.log, route, o.identity).debug({ result: o.label }, 'admitted');
+    } else reviewLog(deps.log, route, o.identity).info({ result: o.label, code: o.status?.code, message: o.status?.message }, 'refused');
+    return Buffer.from(a.body.buffer, a.body.byteOffset, a.body.byteLength);
+  };
+
+  const respond = (a: Answer | Unanswered, request: FastifyRequest, reply: FastifyReply, charge: Charge, started: bigint) => {
+    const o = a.outcome;
+    if (o.kind === 'refuse') return refuse(request, reply, o.code, o.message);
+    let bytes: Buffer;
+    if (o.kind === 'admitted' || o.kind === 'converted') bytes = answered(a as Answer);
+    else {
+      const message = unansweredMessage(a as Unanswered);
+      observe('errored', Number(process.hrtime.bigint() - started) / 1e9);
+      deps.log.warn({ webhook: route.name, uid: o.envelope?.uid, message }, 'refused');
+      // Without a decoded envelope there is no uid to answer for: the apiserver sees a failed call (failurePolicy).
+      if (o.envelope?.kind !== 'admit') return reply.code(500).send({ error: 'Internal Server Error', message });
+      bytes = encodeReview(o.envelope.apiVersion, o.envelope.uid, errored(500, new Error(message)));
     }
-    const label = resultLabel(result);
-    deps.metrics.admissionDuration.observe(labelsFor(label), Number(process.hrtime.bigint() - start) / 1e9);
-    deps.metrics.admissionTotal.inc(labelsFor(label));
-    if (label === 'allowed' || label === 'patched') {
-      if (deps.log.isLevelEnabled('debug')) reviewLog(deps.log, route, req).debug({ result: label }, 'admitted');
-    } else reviewLog(deps.log, route, req).info({ result: label, code: result.status?.code, message: result.status?.message }, 'refused');
-    const { bytes, refused } = encodeBoundedReview(apiVersion, req.uid, result);
-    if (refused !== undefined) reviewLog(deps.log, route, req).warn({ replyBytes: refused }, 'reply too large for the apiserver; refused instead');
     if (!chargeReply(charge, bytes.length)) return refuse(request, reply, 503, `too many reply bytes in flight: this ${bytes.length}-byte reply does not fit the server's byte budget or this client's share of it; retry`);
     // Not awaited: a reply is a thenable settled when the response finishes, which an unread one never does.
     void reply.code(200).header('content-type', JSON_CONTENT_TYPE).send(bytes);
@@ -127,15 +120,17 @@ export function registerAdmissionRoute(app: FastifyInstance, route: WebhookRoute
   app.route({
     method: 'POST',
     url: route.path,
-    // The hook reads the body (readJsonBody, which says why not Fastify's content-type parser) and answers; Fastify
+    // The hook reads the body (readBody, body.ts says why not Fastify's content-type parser) and answers; Fastify
     // stops there, so neither its parser nor the handler below ever runs for this route.
     onRequest: async (request, reply) => {
       const start = process.hrtime.bigint();
       runtime.inFlight.inc();
       try {
         const charge = chargeRequest(request, reply, deps.bodyBudget);
-        const read = await readJsonBody(request.raw, ADMISSION_BODY_LIMIT, parse, charge);
-        return await (read.ok ? admit(read.body, request, reply, charge) : refuse(request, reply, read.code, read.message));
+        const read = await readBody(request.raw, ADMISSION_BODY_LIMIT, charge);
+        if (!read.ok) return await refuse(request, reply, read.code, read.message);
+        const answer = await deps.executor.run('admit', route.path, read.bytes, sourceAddress(request.raw.socket));
+        return await respond(answer, request, reply, charge, start);
       } finally {
         runtime.inFlight.dec();
         runtime.latency.observe(Number(process.hrtime.bigint() - start) / 1e9);

@@ -1,0 +1,16 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { FairQueue } from './fair-queue.js';
+
+test('round-robin by source, arrival order within one, and sources the caller refuses skipped', () => {
+  const q = new FairQueue<{ source: string; n: number }>();
+  for (let n = 0; n < 4; n++) q.push({ source: 'flood', n });
+  q.push({ source: 'apiserver', n: 10 });
+  q.push({ source: 'apiserver', n: 11 });
+  const all = () => true;
+  assert.deepEqual([q.take(all), q.take(all), q.take(all), q.take(all)].map((j) => `${j!.source}:${j!.n}`), ['flood:0', 'apiserver:10', 'flood:1', 'apiserver:11']);
+  assert.equal(q.size, 2);
+  assert.equal(q.take((s) => s !== 'flood'), undefined);
+  assert.deepEqual(q.drain().map((j) => j.n), [2, 3]);
+  assert.equal(q.size, 0);
+});
