@@ -143,6 +143,13 @@ describe('through the production routes', () => {
     assert.deepEqual([r.allowed, r.status.code], [false, 400]);
     assert.match(r.status.message, /^request\.oldObject is not a valid ImagePullJob: spec\.pullSecrets: must be an array of strings \(got number\)$/);
   });
+  test('a bad quantity in a CloneSet claim template answers 400 naming the field, not a 500 from the defaulter', async () => {
+    const cs = { metadata: { name: 'c' }, spec: { selector: { matchLabels: { a: 'b' } }, template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'i' }] } },
+      volumeClaimTemplates: [{ metadata: { name: 'd' }, spec: { resources: { requests: { storage: '1e99999999999999999999' } } } }] } };
+    const r = await post('/mutate-apps-kruise-io-v1alpha1-cloneset', review({ kind: kruise('CloneSet'), object: cs }));
+    assert.deepEqual([r.allowed, r.status.code], [false, 400]);
+    assert.match(r.status.message, /spec\.volumeClaimTemplates\[0\]\.spec\.resources\.requests\[storage\]: Invalid value: "1e9+": unable to parse quantity's suffix/);
+  });
   test('a wrong-typed object on DELETE is not looked at', async () => {
     const r = await post('/validate-apps-kruise-io-v1alpha1-nodeimage', review({ kind: kruise('NodeImage'), operation: 'DELETE', object: { spec: 1 } }));
     assert.equal(r.allowed, true);

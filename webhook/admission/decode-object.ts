@@ -7,7 +7,7 @@
 // declared fields with no allocation on success is cheaper than a compiled union-heavy schema, and it lets the
 // message say "must be an array of objects (got number)" rather than "Expected union value".
 import { GoJsonTypeError, goJson } from '../../shared/domain/go-json.js';
-import { QuantityParseError } from '../../shared/domain/quantity.js';
+import { canonicalQuantity, QuantityParseError } from '../../shared/domain/quantity.js';
 import { podTemplateGoSchema } from '../../shared/domain/cloneset/pod-template-go-schema.js';
 import { sidecarContainerSchema } from '../../shared/domain/sidecarset-hash.js';
 import { AdmissionDeniedError } from '../../shared/errors.js';
@@ -294,14 +294,35 @@ export const CloneSetShape: Shape = obj({
 
 /** The template goes through Go's decoder emulation (defaulting and the revision hash do), so bad types are a 400. */
 function cloneSetTemplateProblems(value: Record<string, unknown>): string[] {
+  const spec = value.spec as Record<string, unknown> | null | undefined;
   try {
-    goJson((value.spec as Record<string, unknown> | null | undefined)?.template, 'PodTemplateSpec', podTemplateGoSchema);
-    return [];
+    goJson(spec?.template, 'PodTemplateSpec', podTemplateGoSchema);
   } catch (err) {
     if (err instanceof GoJsonTypeError) return [`spec.template${err.path}: ${err.message.replace(/ at \S*$/, '')}`];
     if (err instanceof QuantityParseError) return [quantityProblem('spec.template', err)];
     throw err;
   }
+  return claimTemplateQuantityProblems(spec?.volumeClaimTemplates);
+}
+
+/** Go decodes the claim templates' resource lists as Quantities too (the defaulter then rounds them). */
+function claimTemplateQuantityProblems(templates: unknown): string[] {
+  if (!Array.isArray(templates)) return [];
+  const out: string[] = [];
+  templates.forEach((v: { spec?: { resources?: Record<string, unknown> }; status?: Record<string, unknown> } | null, i) => {
+    const lists: [string, unknown][] = [['spec.resources.limits', v?.spec?.resources?.limits], ['spec.resources.requests', v?.spec?.resources?.requests], ['status.capacity', v?.status?.capacity]];
+    for (const [field, list] of lists) {
+      if (!list || typeof list !== 'object') continue;
+      for (const [name, q] of Object.entries(list)) {
+        if (typeof q !== 'string' && typeof q !== 'number') continue;
+        try { canonicalQuantity(q); } catch (err) {
+          if (!(err instanceof QuantityParseError)) throw err;
+          out.push(quantityProblem(`spec.volumeClaimTemplates[${i}].${field}[${name}]`, err));
+        }
+      }
+    }
+  });
+  return out;
 }
 
 export const PodDecoder: ObjectDecoder = { kind: 'Pod', shape: PodShape };
