@@ -19,13 +19,15 @@ export const BUNDLES = {
   daemon: { entry: 'daemon/main.ts', out: 'dist/daemon/main.mjs', assets: [['daemon/cri/cri.proto', 'dist/daemon/cri.proto']] },
   webhook: { entry: 'webhook/main.ts', out: 'dist/webhook/main.mjs', assets: [] },
   controller: { entry: 'controller/main.ts', out: 'dist/controller/main.mjs', assets: [] },
+  // The `kruise-ts` CLI (bin/kruise-ts.js runs its source through tsx in a checkout; the image has no tsx).
+  cli: { entry: 'webhook/cli/bin.ts', out: 'dist/cli/kruise-ts.mjs', assets: [] },
 } as const satisfies Record<string, Bundle>;
 
 export type BundleName = keyof typeof BUNDLES;
 
 /** What `scripts/build.ts <group>` builds. */
 export const BUNDLE_GROUPS: Record<string, BundleName[]> = {
-  all: ['daemon', 'webhook', 'controller'],
+  all: ['daemon', 'webhook', 'controller', 'cli'],
   daemon: ['daemon'],
   manager: ['webhook', 'controller'],
 };
@@ -34,7 +36,7 @@ const OPTIONS: BuildOptions = {
   bundle: true,
   platform: 'node',
   format: 'esm',
-  target: 'node20',
+  target: 'node24',
   // Whitespace and syntax only: identifiers keep their names, so stack traces stay readable.
   minifyWhitespace: true,
   minifySyntax: true,
