@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { buildKruiseTsImage, imageSize, platformManifest, writeArchive, type KruiseTsImage } from '../scripts/image.js';
-import { elfMachine, PLATFORMS } from '../scripts/image/platforms.js';
+import { elfMachine, PLATFORMS, type Arch } from '../scripts/image/platforms.js';
 import { VERSION } from '../shared/version.js';
 import { waitFor } from './harness/runtime/process.js';
 
@@ -67,7 +67,7 @@ describe('npm run image', { skip }, () => {
   it('runs the pinned Node (package.json engines), on the pinned Debian libraries, and its CLI bundle', () => {
     const pinned = (JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { engines: { node: string } }).engines.node;
     const root = unpack(image, 'amd64', join(dir, 'rootfs-run'));
-    const node = (...args: string[]) => execFileSync('chroot', ['--userspec=65532:65532', root, '/usr/bin/node', ...args], { encoding: 'utf8', timeout: 60_000, env: { PATH: '/usr/bin' } });
+    const node = (...args: string[]) => execFileSync('/usr/sbin/chroot', ['--userspec=65532:65532', root, '/usr/bin/node', ...args], { encoding: 'utf8', timeout: 60_000, env: { PATH: '/usr/bin' } });
     assert.equal(node('-p', 'process.version').trim(), `v${pinned}`);
     assert.match(node('/app/dist/cli/kruise-ts.mjs', '--help'), /kruise-ts inject/);
     assert.ok(readdirSync(join(root, 'var/lib/dpkg/status.d')).includes('libc6'));
@@ -95,7 +95,7 @@ describe('npm run image', { skip }, () => {
 });
 
 /** The layers of one platform's manifest, unpacked in order into `into` (what a runtime's snapshotter does, minus whiteouts: the image has none). */
-function unpack(image: KruiseTsImage, arch: string, into: string): string {
+function unpack(image: KruiseTsImage, arch: Arch, into: string): string {
   mkdirSync(into, { recursive: true });
   for (const l of platformManifest(image, arch).layers) execFileSync('tar', ['-xzf', join(image.layout, 'blobs', 'sha256', l.digest.slice(7)), '-C', into]);
   return into;

@@ -43,8 +43,8 @@ export interface KruiseTsImage {
   sboms: Record<string, string>;
 }
 
-/** Layouts and fetched inputs are cached outside the repo (other worktrees share the cache). */
-export const defaultImageCacheDir = (): string => join(homedir(), '.cache', 'kruise-ts', 'images');
+/** Layouts and fetched inputs are cached outside the repo (other worktrees share the cache); KRUISE_TS_IMAGE_CACHE moves it. */
+export const defaultImageCacheDir = (): string => process.env.KRUISE_TS_IMAGE_CACHE || join(homedir(), '.cache', 'kruise-ts', 'images');
 /** Build outputs put into the app layer (relative to the repo): every bundle and what it reads beside itself. */
 const BUNDLE_FILES = Object.values(BUNDLES).flatMap((b) => [b.out, ...b.assets.map(([, to]) => to)]).sort();
 const NONROOT = '65532';
