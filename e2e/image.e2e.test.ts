@@ -21,7 +21,7 @@ describe('npm run image', { skip }, () => {
   const sock = join(dir, 'containerd.sock');
   let image: KruiseTsImage;
   let containerd: ReturnType<typeof spawn> | undefined;
-  const ctr = (...args: string[]) => execFileSync('ctr', ['-a', sock, ...args], { encoding: 'utf8', timeout: 120_000 });
+  const ctr = (...args: string[]) => execFileSync('ctr', ['-a', sock, ...args], { encoding: 'utf8', timeout: 600_000 });
 
   before(async () => {
     image = await buildKruiseTsImage(repo);

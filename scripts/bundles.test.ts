@@ -17,14 +17,17 @@ const run = (file: string) => new Promise<{ code: number | null; stderr: string 
     done({ code: err ? (typeof err.code === 'number' ? err.code : null) : 0, stderr }));
 });
 
-test('all three bundles build and start under plain node, each failing on its missing configuration', { timeout: 120_000 }, async (t) => {
+test('the four bundles (three apps and the CLI) build and start under plain node, each failing on its missing configuration', { timeout: 120_000 }, async (t) => {
   const out = mkdtempSync(join(tmpdir(), 'kruise-ts-bundles-'));
   t.after(() => rmSync(out, { recursive: true, force: true }));
   const built = await buildBundles(repoRoot, BUNDLE_GROUPS.all!, out);
-  assert.deepEqual(built.map((b) => b.file), ['daemon', 'webhook', 'controller'].map((a) => join(out, 'dist', a, 'main.mjs')));
+  assert.deepEqual(built.map((b) => b.file), [...['daemon', 'webhook', 'controller'].map((a) => join(out, 'dist', a, 'main.mjs')), join(out, 'dist/cli/kruise-ts.mjs')]);
   assert.ok(existsSync(join(out, 'dist/daemon/cri.proto')), 'the daemon loads cri.proto from beside its bundle');
   const inCluster = /KubeconfigError: in-cluster config: KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT must be set/;
-  const [daemon, webhook, controller] = await Promise.all(built.map((b) => run(b.file)));
+  const [daemon, webhook, controller, cli] = await Promise.all(built.map((b) => run(b.file)));
+  // The CLI without a command: its usage, no tsx needed (the image has none).
+  assert.notEqual(cli!.code, 0);
+  assert.match(cli!.stderr, /kruise-ts inject/);
   assert.equal(webhook!.code, 1, webhook!.stderr);
   assert.match(webhook!.stderr, /^kruise-webhook failed to start: /);
   assert.match(webhook!.stderr, inCluster);

@@ -7,8 +7,11 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 
+# (scripts/openapi-defs.ts reads the default K8S= line below.)
+K8S=v1.34.4
+k8smod=k8s
 case "${KRUISE_TS_K8S:-1.34}" in
-  1.34) K8S=v1.34.4; k8smod=k8s ;;
+  1.34) ;;
   1.30) K8S=v1.30.14; k8smod=k8s-1.30 ;;
   *) echo "KRUISE_TS_K8S=${KRUISE_TS_K8S}: only 1.34 and 1.30 are built here" >&2; exit 2 ;;
 esac
