@@ -48,7 +48,7 @@ export const defaultImageCacheDir = (): string => process.env.KRUISE_TS_IMAGE_CA
 /** Build outputs put into the app layer (relative to the repo): every bundle and what it reads beside itself. */
 const BUNDLE_FILES = Object.values(BUNDLES).flatMap((b) => [b.out, ...b.assets.map(([, to]) => to)]).sort();
 const NONROOT = '65532';
-const LAYOUT_VERSION = 4;
+const LAYOUT_VERSION = 5;
 const SBOM_PATH = 'usr/share/sbom/kruise-ts.cdx.json';
 
 interface Source { revision: string; epoch: number; created: string }
@@ -129,7 +129,9 @@ async function depsLayer(repoRoot: string, store: string, work: string, src: Sou
     const root = mkdtempSync(join(work, 'deps-'));
     for (const p of top) {
       if (!existsSync(join(repoRoot, p))) throw new Error(`${p} is in package-lock.json but not installed: run npm ci`);
-      cpSync(join(repoRoot, p), join(root, 'app', p), { recursive: true, dereference: false });
+      // Links as written (cpSync would make them absolute, naming this clone); no .bin folders: nothing runs them.
+      cpSync(join(repoRoot, p), join(root, 'app', p), { recursive: true, dereference: false, verbatimSymlinks: true,
+        filter: (from) => !from.split('/').includes('.bin') });
     }
     return layerFromDir(store, root, src.epoch, work);
   });
