@@ -1,4 +1,4 @@
-// A deadline on every request of client-node's clients. In client-node 1.4.0 (and 2.0.1) a request is `fetch` with no signal
+// A deadline on every request of client-node's clients. In client-node 1.4.0 a request is `fetch` with no signal
 // (gen/http/isomorphic-fetch.js), so a silent apiserver keeps the call pending forever; Watch's own 30 s
 // AbortSignal.timeout is overwritten before use (watch.js). Every generated API and KubernetesObjectApi sends
 // through `configuration.httpApi`, so one wrapper there covers them all (makeKube).
@@ -18,12 +18,8 @@ export function timeoutHttpLibrary(timeoutMs: number, inner: HttpLibrary = new I
       request.setSignal(own ? AbortSignal.any([own, deadline.signal]) : deadline.signal);
       try {
         const res = await inner.send(request).toPromise();
-        // client-node 2.0.1's own binary() calls undici's missing resp.buffer(); its stream() is the body as sent.
-        const stream = res.body.stream();
-        const body = stream ? Buffer.from(await new Response(stream).arrayBuffer()) : await res.body.binary();
-        return new ResponseContext(res.httpStatusCode, res.headers, {
-          text: () => Promise.resolve(body.toString('utf8')), binary: () => Promise.resolve(body), stream: () => null,
-        });
+        const body = await res.body.binary();
+        return new ResponseContext(res.httpStatusCode, res.headers, { text: () => Promise.resolve(body.toString('utf8')), binary: () => Promise.resolve(body) });
       } catch (err) {
         if (!deadline.signal.aborted) throw err;
         const url = new URL(request.getUrl());
