@@ -15,6 +15,10 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/no-explicit-any': 'off',
+      // New in ESLint 10's recommended set; 12 existing sites in files other branches also change: to be enabled
+      // after those merges (issue 25), not silently dropped.
+      'preserve-caught-error': 'off',
+      'no-useless-assignment': 'off',
     },
   },
   { files: ['shared/**/*.ts'], rules: forbid(apps) },

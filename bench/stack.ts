@@ -14,7 +14,7 @@ import { makeRest, type KubeRest } from '../shared/kube/rest.js';
 import { binDir, kubectl, startCluster, type Cluster } from '../e2e/harness/cluster/cluster.js';
 import { startController, type ControllerProcess } from '../e2e/harness/cluster/controller.js';
 import { startManager, type Manager } from '../e2e/harness/cluster/manager.js';
-import { killGroups } from '../e2e/harness/cluster/state.js';
+import { killGroups } from '../e2e/harness/runtime/process-groups.js';
 import type { Daemon } from '../e2e/harness/runtime/process.js';
 import type { BenchRun } from './run-kit.js';
 import { BenchKubelet } from './sidecarset/kubelet.js';

@@ -1,15 +1,7 @@
 #!/usr/bin/env node
-// Entry point for `kruise-ts`: registers the TypeScript loader, then hands argv to the CLI's composition root.
-// KRUISE_TS_DEBUG=1 adds the stack to an internal error's one line.
-import { readFileSync } from 'node:fs';
+// Entry point for `kruise-ts` in a checkout: registers the TypeScript loader (tsx, a devDependency), then runs the
+// CLI's entry (webhook/cli/bin.ts). The image runs the same entry bundled: node dist/cli/kruise-ts.mjs.
 import { register } from 'tsx/esm/api';
 
 register();
-const { runCli } = await import('../webhook/cli/main.ts');
-const code = await runCli(process.argv.slice(2), {
-  stdout: (s) => process.stdout.write(s),
-  stderr: (s) => process.stderr.write(s),
-  stdin: () => readFileSync(0),
-  debug: Boolean(process.env.KRUISE_TS_DEBUG),
-});
-process.exitCode = code;
+await import('../webhook/cli/bin.ts');

@@ -13,4 +13,6 @@ case "${1:-}" in
   up|demo|run) [ "${KRUISE_TS_SETUP_DONE:-0}" = 1 ] || bash e2e/setup.sh ;;
   down) [ -d node_modules/tsx ] || { echo "[cluster] nothing to stop: no node_modules (no cluster was started from this clone)" >&2; exit 0; } ;;
 esac
+# The pinned Node (e2e/setup.sh), not the host's, for the harness and everything it starts by name.
+export PATH="$PWD/node_modules/.bin:$PATH"
 exec node --import tsx e2e/harness/cli.ts "$@"

@@ -4,6 +4,7 @@
 // reported on the pod and the SidecarSet and holds the rollout; a change beyond resources is said on the SidecarSet.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { k8sMinor } from './harness/cluster/k8s-version.js';
 import { eventually, getJson, kubectl, kubectlOk, serves, stack, untilInjected } from './harness/kube.js';
 
 interface Resources { requests?: Record<string, string>; limits?: Record<string, string> }
@@ -22,7 +23,8 @@ interface SidecarSet {
 
 const s = stack();
 const node = typeof s === 'string' ? undefined : s.realNode;
-const skip = typeof s === 'string' ? s : node ? false : 'the stack has no real node (KRUISE_TS_REAL_NODE=0)';
+const skip = typeof s === 'string' ? s : !node ? 'the stack has no real node (KRUISE_TS_REAL_NODE=0)'
+  : k8sMinor() < 33 ? 'no pods/resize before Kubernetes 1.33 (e2e/k8s-version.e2e.test.ts checks how it degrades)' : false;
 const NS = 'e2e-scs-resize';
 const SET = 'scs-resize';
 const PODS = ['resize-0', 'resize-1'];

@@ -24,13 +24,15 @@ export const BUNDLES = {
   controller: { entry: 'controller/main.ts', out: 'dist/controller/main.mjs', assets: [] },
   // The controller's leader-election thread (controller/lease-thread.ts), started from beside main.mjs.
   'controller-lease': { entry: 'controller/lease-thread.ts', out: 'dist/controller/lease-thread.mjs', assets: [] },
+  // The `kruise-ts` CLI (bin/kruise-ts.js runs its source through tsx in a checkout; the image has no tsx).
+  cli: { entry: 'webhook/cli/bin.ts', out: 'dist/cli/kruise-ts.mjs', assets: [] },
 } as const satisfies Record<string, Bundle>;
 
 export type BundleName = keyof typeof BUNDLES;
 
 /** What `scripts/build.ts <group>` builds. */
 export const BUNDLE_GROUPS: Record<string, BundleName[]> = {
-  all: ['daemon', 'webhook', 'controller', 'controller-lease'],
+  all: ['daemon', 'webhook', 'controller', 'controller-lease', 'cli'],
   daemon: ['daemon'],
   manager: ['webhook', 'controller', 'controller-lease'],
 };
@@ -39,7 +41,7 @@ const OPTIONS: BuildOptions = {
   bundle: true,
   platform: 'node',
   format: 'esm',
-  target: 'node20',
+  target: 'node24',
   // Whitespace and syntax only: identifiers keep their names, so stack traces stay readable.
   minifyWhitespace: true,
   minifySyntax: true,

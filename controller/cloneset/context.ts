@@ -2,16 +2,24 @@
 import type { Logger } from 'pino';
 import type { CloneSet } from '../../shared/api/cloneset.js';
 import type { Pod } from '../../shared/api/meta.js';
+import type { NodeImage } from '../../shared/api/node-image.js';
 import type { Clock } from '../../shared/clock.js';
 import type { Claim } from '../../shared/domain/cloneset/volume-claims.js';
 import type { ResolvedStrategy } from '../../shared/domain/cloneset/strategy-values.js';
 import type { EventRecorder } from '../../shared/kube/event-recorder.js';
+import type { FreshView } from '../../shared/kube/fresh-view.js';
 import type { KubeRest } from '../../shared/kube/rest.js';
 import type { ResourceVersionExpectations, ScaleExpectations } from './expectations.js';
-import type { PreDownloadDeps } from './predownload-sync.js';
+import type { SecretIO } from '../prepull/secrets.js';
 import type { Revisions } from './revisions.js';
 
 export const FIELD_MANAGER = 'kruise-ts-cloneset';
+
+/** Only with the PreDownloadImageForInPlaceUpdate gate on (predownload-sync.ts uses them). */
+export interface PreDownloadDeps {
+  nodeImages: FreshView<NodeImage>;
+  secrets: Omit<SecretIO, 'rest'>;
+}
 
 export interface CloneSetDeps {
   rest: KubeRest;

@@ -1,18 +1,12 @@
 // Writes what predownload.ts decides: the CloneSet's pull-secret copies and NodeImage tags (controller/prepull/, the
 // SidecarSet pre-pull's writes), and a look again while pulls are in flight so the next nodes get theirs.
-import type { NodeImage } from '../../shared/api/node-image.js';
 import { formatTimestamp } from '../../shared/domain/inject/annotations.js';
-import type { FreshView } from '../../shared/kube/fresh-view.js';
-import { ensurePrePullSecrets, releasePrePullSecrets, type SecretIO } from '../prepull/secrets.js';
+import { ensurePrePullSecrets, releasePrePullSecrets } from '../prepull/secrets.js';
 import { ensurePrePullTags, PREPULL_PULL_POLICY } from '../prepull/tags.js';
-import { requeueAfter, type Round } from './context.js';
+import { requeueAfter, type PreDownloadDeps, type Round } from './context.js';
 import { planPreDownload } from './predownload.js';
 
-/** Only with the PreDownloadImageForInPlaceUpdate gate on. */
-export interface PreDownloadDeps {
-  nodeImages: FreshView<NodeImage>;
-  secrets: Omit<SecretIO, 'rest'>;
-}
+export type { PreDownloadDeps } from './context.js';
 
 /** How often a CloneSet with pulls in flight looks at its nodes again. */
 export const PREDOWNLOAD_POLL_MS = 5_000;

@@ -9,7 +9,7 @@ import { ensurePrePullSecrets, releasePrePullSecrets } from '../prepull/secrets.
 import { ensurePrePullTags } from '../prepull/tags.js';
 import { setHash } from './pod-state.js';
 import { planPrePull, prePullEnabled, PREPULL_WAIT_MS } from './prepull.js';
-import type { ReconcileDeps } from './reconcile.js';
+import type { ReconcileDeps } from './reconcile-deps.js';
 
 const asPod = (pod: Pod) => ({ apiVersion: 'v1', kind: 'Pod', metadata: pod.metadata });
 

@@ -3,7 +3,7 @@
 // (07b-hotupgrade-cloneset.yaml) with the hot-upgrade SidecarSet of 07-hotupgrade.yaml: busybox-xxxxx 3/3 Running,
 // Controlled By CloneSet/busybox, the app hearing v1, then v2 after the SidecarSet image patch, in the same pod.
 import { spawnSync } from 'node:child_process';
-import type { DemoOptions, DemoTools } from './demo.js';
+import type { DemoOptions, DemoTools } from './demo-tools.js';
 
 export interface OptionalStep {
   summary: string;

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { coreV1ContainerSchema, goJson, GoJsonTypeError, goJsonValue, goNormalize, goString } from './go-json.js';
+import { coreV1ContainerSchema } from './corev1-go-schema.js';
+import { goJson, GoJsonTypeError, goJsonValue, goNormalize, goString } from './go-json.js';
 import { sidecarContainerSchema } from './sidecarset-hash.js';
 
 const container = (value: unknown) => goJson(value, 'Container', coreV1ContainerSchema);

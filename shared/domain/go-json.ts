@@ -151,7 +151,6 @@ export function goString(s: string): string {
   return `${out}"`;
 }
 
-export { coreV1ContainerSchema } from './corev1-go-schema.js';
 
 /**
  * json.Marshal of a value Go decoded into `interface{}`: objects become maps (keys sorted bytewise, at every level),

@@ -44,7 +44,9 @@ function parseError(err: unknown, source: string): InputError {
 export function parseDocuments(text: string, source: string): KubeDocument[] {
   let docs: unknown[];
   try {
-    docs = yaml.loadAll(text, undefined, { schema: kubectlSchema, listener: aliasListener(aliasBudget(text.length)) as never });
+    // js-yaml 4.3 stops at 100 levels and 10,000 merge keys by default; the CLI bounds both itself (a RangeError
+    // below, unsharedCopy's maxDepth, the alias budget, with their own messages), so those limits are lifted.
+    docs = yaml.loadAll(text, undefined, { schema: kubectlSchema, maxDepth: Infinity, maxTotalMergeKeys: Infinity, listener: aliasListener(aliasBudget(text.length)) } as never);
   } catch (err) {
     throw parseError(err, source);
   }

@@ -5,9 +5,9 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { killGroups } from '../runtime/process-groups.js';
 import { freePort, spawnDaemon, waitFor, type Daemon } from '../runtime/process.js';
 import { kubeconfig, makePki } from './pki.js';
-import { killGroups } from './state.js';
 
 export interface ClusterState {
   dir: string;

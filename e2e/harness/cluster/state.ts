@@ -1,8 +1,8 @@
 // The running stack, written to a state file so a later process (tests, `down`) can find and stop it.
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { ReleaseState } from '../node/launch.js';
 import type { RealNodeState } from '../node/stop.js';
+import { killGroups } from '../runtime/process-groups.js';
 import type { ClusterState } from './cluster.js';
 
 export interface StackState extends ClusterState {
@@ -19,18 +19,6 @@ export interface StackState extends ClusterState {
 
 export const readState = (file: string): StackState => JSON.parse(readFileSync(file, 'utf8')) as StackState;
 export const writeState = (file: string, s: StackState) => writeFileSync(file, `${JSON.stringify(s, null, 2)}\n`);
-
-const alive = (pid: number) => { try { process.kill(-pid, 0); return true; } catch { return false; } };
-
-/** SIGTERM each process group (manager first, etcd last), SIGKILL what is left after `graceMs`. */
-export async function killGroups(pids: number[], graceMs = 5_000): Promise<void> {
-  for (const pid of pids) {
-    try { process.kill(-pid, 'SIGTERM'); } catch { /* already gone */ }
-    const deadline = Date.now() + graceMs;
-    while (alive(pid) && Date.now() < deadline) await sleep(50);
-    try { process.kill(-pid, 'SIGKILL'); } catch { /* exited in time */ }
-  }
-}
 
 /** Stops everything a state file names and removes its directories; a missing file means nothing runs. */
 export async function teardown(file: string, keepLogs = false): Promise<void> {

@@ -9,7 +9,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { issueClientCert, kubeconfig } from '../cluster/pki.js';
-import { killGroups } from '../cluster/state.js';
+import { killGroups } from '../runtime/process-groups.js';
 import { freePort, spawnDaemon, waitFor } from '../runtime/process.js';
 import { gatewayAddress, type PodNetwork } from './network.js';
 

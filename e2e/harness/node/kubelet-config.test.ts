@@ -32,4 +32,12 @@ describe('kubelet config', () => {
   it('registers with the given taints', () => {
     assert.deepEqual(c.registerWithTaints, input.taints);
   });
+
+  it('a 1.30 kubelet gets no feature gate or field it does not know (it refuses unknown gates)', () => {
+    const old = JSON.parse(JSON.stringify(kubeletConfig({ ...input, minor: 30 }))) as Record<string, unknown>;
+    assert.equal(old.featureGates, undefined);
+    assert.equal(old.crashLoopBackOff, undefined);
+    assert.equal('failCgroupV1' in old, false);
+    assert.deepEqual(kubeletConfig({ ...input, minor: 34 }).featureGates, { KubeletCrashLoopBackOffMax: true });
+  });
 });

@@ -14,6 +14,8 @@ export interface KubeletConfigInput {
   podLogsDir: string;
   volumePluginDir: string;
   taints: { key: string; value: string; effect: 'NoSchedule' | 'NoExecute' | 'PreferNoSchedule' }[];
+  /** The kubelet's Kubernetes minor (e2e/harness/cluster/k8s-version.ts); 34 when not said. */
+  minor?: number;
 }
 
 export function kubeletConfig(i: KubeletConfigInput): Record<string, unknown> {
@@ -52,7 +54,9 @@ export function kubeletConfig(i: KubeletConfigInput): Record<string, unknown> {
     maxPods: 50,
     // Restarts in tests (in-place upgrades, CRR, crash loops) wait at most 10 s, not the default 5 minutes;
     // not less, or a pod that keeps failing restarts so often it eats the 2 CI cores.
-    featureGates: { KubeletCrashLoopBackOffMax: true },
-    crashLoopBackOff: { maxContainerRestartPeriod: '10s' },
+    // (The gate exists from 1.32; an older kubelet refuses an unknown gate, so it keeps the default back-off.)
+    ...((i.minor ?? 34) >= 32 ? { featureGates: { KubeletCrashLoopBackOffMax: true }, crashLoopBackOff: { maxContainerRestartPeriod: '10s' } } : {}),
+    // Before 1.31 the field does not exist; the kubelet decodes strictly first and would log it as unknown.
+    ...((i.minor ?? 34) >= 31 ? {} : { failCgroupV1: undefined }),
   };
 }

@@ -4,6 +4,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import { k8sMinor } from '../cluster/k8s-version.js';
 import { issueClientCert, kubeconfig } from '../cluster/pki.js';
 import { mirrorRegistry, SANDBOX_IMAGE_NAME, SANDBOX_IMAGE_TAG, startContainerd } from '../runtime/containerd.js';
 import { buildTestImage, pushImage } from '../runtime/image.js';
@@ -110,7 +111,7 @@ async function joinKubelet(s: RealNodeState, opts: RealNodeOptions, cp: ControlP
   const config = join(kdir, 'config.json');
   writeFileSync(config, JSON.stringify(kubeletConfig({
     socket: s.containerd!.socket, port, healthzPort, clientCaFile: join(cp.pkiDir, 'ca.crt'), cgroupRoot: s.cgroupRoot,
-    podLogsDir: s.podLogsDir, volumePluginDir: join(kdir, 'volume-plugins'), taints: [REAL_NODE_TAINT],
+    podLogsDir: s.podLogsDir, volumePluginDir: join(kdir, 'volume-plugins'), taints: [REAL_NODE_TAINT], minor: k8sMinor(),
   }), null, 2));
   const log = join(opts.logDir, `kubelet-${s.name}.log`);
   const d = spawnDaemon('kubelet', join(opts.bin, 'kubelet'), [

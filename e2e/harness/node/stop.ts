@@ -5,8 +5,8 @@
 import { copyFileSync, existsSync, rmSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { killGroups } from '../cluster/state.js';
 import { mountsUnder, removeContainerdLeftovers } from '../runtime/containerd.js';
+import { killGroups } from '../runtime/process-groups.js';
 import { KubeletCri } from '../runtime/test-cri.js';
 import { cgroupPids, removeCgroupRoot, removeContainerLogLinks, removeEmptyDirs, removeHostsLine, restoreSysctls } from './host.js';
 import { stopKubeProxy, type KubeProxyState } from './kube-proxy.js';

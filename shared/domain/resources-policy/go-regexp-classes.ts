@@ -1,5 +1,6 @@
 // Character classes of Go's regexp syntax: the POSIX and Perl class tables, simple escapes and case folding.
-import type { CodePointTest } from './go-regexp-parse.js';
+/** Whether a code point belongs to a class (or matches a single-character node). */
+export type CodePointTest = (cp: number) => boolean;
 
 export type Range = readonly [number, number];
 export const MAX_CP = 0x10ffff;

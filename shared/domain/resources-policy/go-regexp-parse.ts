@@ -1,10 +1,10 @@
 // Go regexp syntax (RE2 with Perl flags, as regexp.Compile reads it) parsed into a small tree, refusing what Go
 // refuses with Go's error code and offending text. Used for targetContainersNameRegex; go-regexp.ts matches the tree.
 
-import { folded, inRanges, sameFold, MAX_CP, PERL_CLASSES, POSIX_CLASSES, SIMPLE_ESCAPES, type Range } from './go-regexp-classes.js';
+import { folded, inRanges, sameFold, MAX_CP, PERL_CLASSES, POSIX_CLASSES, SIMPLE_ESCAPES, type CodePointTest, type Range } from './go-regexp-classes.js';
 import { unicodeClass } from './go-regexp-unicode.js';
 
-export type CodePointTest = (cp: number) => boolean;
+export type { CodePointTest } from './go-regexp-classes.js';
 
 export type Node =
   | { t: 'char'; test: CodePointTest }
