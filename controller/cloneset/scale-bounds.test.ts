@@ -15,15 +15,18 @@ import { silentLogger } from '../../shared/log.js';
 import { FakeCluster } from '../testing/fake-cluster.js';
 import { ResourceVersionExpectations, ScaleExpectations } from './expectations.js';
 import { cloneSetReconciler } from './reconcile.js';
-import { MAX_CREATES_PER_ROUND } from './scale-sync.js';
+import { createsPerRound, MAX_CREATES_PER_ROUND } from './scale-sync.js';
 import { webCloneSet } from './test-harness.js';
 
 /** Each instance id takes 5 draws; past this many the test stops the reconcile instead of letting it run for minutes. */
 const DRAW_GUARD = 100_000;
 
-function setup(replicas: number, refuseCreates: boolean) {
+function setup(replicas: number, refuseCreates: boolean, claimTemplates = 0) {
   const cluster = new FakeCluster();
-  cluster.seed(resources.cloneSets, webCloneSet((cs) => { cs.spec!.replicas = replicas; }));
+  cluster.seed(resources.cloneSets, webCloneSet((cs) => {
+    cs.spec!.replicas = replicas;
+    if (claimTemplates) cs.spec!.volumeClaimTemplates = Array.from({ length: claimTemplates }, (_, i) => ({ metadata: { name: `data-${i}` }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } }));
+  }));
   const create = cluster.rest.create;
   cluster.rest.create = (async (r, obj, o) => {
     if (refuseCreates && r === resources.pods) {
@@ -76,5 +79,14 @@ describe('CloneSet scale-up cost is bounded by one round, whatever replicas says
     assert.equal(new Set(posts.map((p) => p.name)).size, MAX_CREATES_PER_ROUND, 'distinct names');
     assert.equal(draws.n, 5 * MAX_CREATES_PER_ROUND, 'no id drawn beyond the ones sent');
     assert.ok(res && typeof res.requeueAfterMs === 'number', 'requeued for the rest');
+  });
+
+  it(`replicas 100000 with 4 claim templates: one round sends ${MAX_CREATES_PER_ROUND} creates in all, pods and PVCs`, async () => {
+    const { cluster, run } = setup(100_000, false, 4);
+    await run();
+    const posts = (plural: string) => cluster.calls.filter((c) => c.method === 'POST' && c.plural === plural).length;
+    assert.equal(posts('pods'), createsPerRound([1, 2, 3, 4]));
+    assert.equal(posts('pods'), 100);
+    assert.equal(posts('persistentvolumeclaims'), 400);
   });
 });

@@ -25,7 +25,7 @@ export async function syncScale(round: Round, allOwned: readonly Pod[]): Promise
     if (plan.limited) deps.events.event(subject(cs), 'Warning', 'ScaleUpLimited', `scaleUp is limited because of scaleStrategy.maxUnavailable, limit: ${plan.fromCurrent + plan.fromUpdate}`);
     // One round sends at most MAX_CREATES_PER_ROUND; the next round (requeued below, or woken by the pods' events)
     // recomputes the diff and sends the rest. Current-revision pods first, as upstream's sorted split does.
-    const total = Math.min(plan.fromCurrent + plan.fromUpdate, MAX_CREATES_PER_ROUND);
+    const total = Math.min(plan.fromCurrent + plan.fromUpdate, createsPerRound(cs.spec?.volumeClaimTemplates));
     if (total === 0) return { changed: false };
     const fromCurrent = Math.min(plan.fromCurrent, total);
     // Ids of PVCs whose pod is gone first (§2.5), then fresh ones unlike any owned pod's or PVC's; drawn per batch.
@@ -59,10 +59,19 @@ export async function syncScale(round: Round, allOwned: readonly Pod[]): Promise
 export const CREATES_IN_FLIGHT = 32;
 
 /**
- * Pod creations one reconcile round sends at most (upstream: the whole scale-up diff). A `replicas: 1000000` typo
- * then costs one round's worth of ids, pod objects and requests, not a million of each at once.
+ * Creations (pods and their PVCs) one reconcile round sends at most (upstream: the whole scale-up diff). A
+ * `replicas: 1000000` typo then costs one round's worth of ids, objects and requests, not a million of each at once.
  */
 export const MAX_CREATES_PER_ROUND = 500;
+/**
+ * Pods one round creates: MAX_CREATES_PER_ROUND objects, counting each pod with the PVCs of its claim templates (a pod
+ * with ten claim templates is eleven creates), at least one pod.
+ */
+export function createsPerRound(claimTemplates: readonly unknown[] | undefined): number {
+  const perPod = 1 + (Array.isArray(claimTemplates) ? claimTemplates.length : 0);
+  return Math.max(1, Math.floor(MAX_CREATES_PER_ROUND / perPod));
+}
+
 /** A capped round that created everything it sent comes back this soon for the rest (pod events usually come first). */
 const CAPPED_ROUND_REQUEUE_MS = 1000;
 
