@@ -1,7 +1,8 @@
 // The second review's worst inputs against the webhook, all at once, sent straight to the webhook pods (not through
-// the apiserver), for e2e/admission-isolation.e2e.test.ts. Runs in a worker thread of the test process
-// (admission-attacks-worker.ts), so its TLS and payload work never delays the test's own measurements. Each attack
-// keeps its requests in flight until `stop`, then closes everything it opened.
+// the apiserver), for e2e/admission-isolation.e2e.test.ts. Runs as a process of its own (admission-attacks-cli.ts) in
+// a network namespace on the pod bridge, so it comes from an address of its own as an attacking pod would, and its TLS
+// and payload work never delays the test's own measurements. Each attack keeps its requests in flight until `stop`,
+// then closes everything it opened.
 import { connect, type TLSSocket } from 'node:tls';
 import { Agent, request } from 'node:https';
 
@@ -48,13 +49,7 @@ export interface Attacks { stop(): Promise<Tally> }
 export const ATTACKS = ['quantity', 'heavy', 'convert', 'replies', 'idle'] as const;
 export type AttackName = (typeof ATTACKS)[number];
 
-/**
- * `localAddress`: the address the attacks come from. Here the apiserver runs on the test's host too, so attacks from
- * the host's default source would share the apiserver's address; from another address of the host they come from a
- * source of their own, as an attacking pod's would.
- */
-export function startAttacks(targets: readonly Target[], ns: string, only: readonly AttackName[] = ATTACKS, localAddress?: string): Attacks {
-  const from = localAddress ? { localAddress } : {};
+export function startAttacks(targets: readonly Target[], ns: string, only: readonly AttackName[] = ATTACKS): Attacks {
   const on = (a: AttackName) => only.includes(a);
   const tally: Tally = {};
   let stopped = false;
@@ -69,7 +64,7 @@ export function startAttacks(targets: readonly Target[], ns: string, only: reado
   /** `n` requests of `body` to `path` kept in flight on each target until stop. */
   const loop = (name: string, path: string, body: string, n: number) => {
     for (const t of targets) {
-      const agent = new Agent({ keepAlive: true, maxSockets: n, rejectUnauthorized: false, ...from });
+      const agent = new Agent({ keepAlive: true, maxSockets: n, rejectUnauthorized: false });
       agents.push(agent);
       const one = () => {
         if (stopped) return;
@@ -87,7 +82,7 @@ export function startAttacks(targets: readonly Target[], ns: string, only: reado
 
   /** A TLS connection to `t` that writes `head` and then whatever `then` does with it. */
   const open = (t: Target, then: (s: TLSSocket) => void) => {
-    const s = connect({ host: t.host, port: t.port, rejectUnauthorized: false, ...from }, () => then(s));
+    const s = connect({ host: t.host, port: t.port, rejectUnauthorized: false }, () => then(s));
     sockets.add(s);
     s.on('error', () => {});
     s.on('close', () => sockets.delete(s));
