@@ -3,7 +3,7 @@
 // and the run continued with the next case. This keeps an unbounded reconcile (e.g. 2^31−1 replicas built in one
 // step, review N-H1) from hanging CI; the oracle proper is the call count in run-case.ts. Shared by
 // controller/fuzz.test.ts and bench/fuzz/run.ts.
-import { Worker } from 'node:worker_threads';
+import { startWorker } from '../../shared/worker.js';
 import type { CaseResult } from './run-case.js';
 
 export interface ControllerFuzzReport {
@@ -40,8 +40,8 @@ export async function runControllerFuzz(total: number, seed: number, progress?: 
 /** Runs cases from `from` until done or a case fails hard; resolves the index to continue at. */
 function runWorker(seed: number, from: number, to: number, onResult: (r: CaseResult) => void, onCrash: (i: number, why: string) => void, progress?: (done: number) => void): Promise<number> {
   return new Promise((resolve) => {
-    const worker = new Worker(new URL('./worker-boot.mjs', import.meta.url), {
-      workerData: { seed, from, to, entry: new URL('./worker.ts', import.meta.url).href },
+    const worker = startWorker(new URL('./worker.ts', import.meta.url), {
+      workerData: { seed, from, to },
       resourceLimits: { maxOldGenerationSizeMb: HEAP_MB },
     });
     let current = from;
