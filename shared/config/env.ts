@@ -24,8 +24,7 @@ export const COMMON_ENV = {
   HEALTH_LIVENESS_STALE_AFTER_SECONDS: Type.Integer({ minimum: 1, default: 900 }),
 };
 
-const CommonEnv = Type.Object(COMMON_ENV);
-type CommonParsed = Static<typeof CommonEnv>;
+type CommonParsed = Static<TObject<typeof COMMON_ENV>>;
 export type LogLevel = CommonParsed['LOG_LEVEL'];
 
 export class ConfigError extends Error {

@@ -1,6 +1,6 @@
 // The admission server's limits (webhook/app.ts) and how the environment sets them (WEBHOOK_*): the webhook's part of
 // the manager's configuration (manager.ts).
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static, type TObject } from '@sinclair/typebox';
 
 const MIB = 1024 * 1024;
 
@@ -117,10 +117,8 @@ export const WEBHOOK_ENV = {
   ADMISSION_DEADLINE_MS: Type.Integer({ minimum: 50, maximum: 9_000, default: 2_000 }),
 };
 
-const WebhookEnv = Type.Object(WEBHOOK_ENV);
-
 /** The server's limits from its keys; `problems` gets what Node would refuse. */
-export function webhookServerLimits(e: Static<typeof WebhookEnv>, problems: string[]): WebhookServerLimits {
+export function webhookServerLimits(e: Static<TObject<typeof WEBHOOK_ENV>>, problems: string[]): WebhookServerLimits {
   // Node refuses a headers timeout above the request timeout.
   if (e.WEBHOOK_HEADERS_TIMEOUT_SECONDS > e.WEBHOOK_REQUEST_TIMEOUT_SECONDS) problems.push(`WEBHOOK_HEADERS_TIMEOUT_SECONDS (${e.WEBHOOK_HEADERS_TIMEOUT_SECONDS}) must not exceed WEBHOOK_REQUEST_TIMEOUT_SECONDS (${e.WEBHOOK_REQUEST_TIMEOUT_SECONDS})`);
   return Object.freeze({
