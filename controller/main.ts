@@ -28,6 +28,7 @@ import { resourceDistributionController } from './resourcedistribution/controlle
 import { controllers as allControllers } from './controllers.js';
 import { runControllers, selectControllers } from './run-controllers.js';
 import type { Controller, ControllerDeps } from './types.js';
+import { quietRequests } from '../shared/quiet-requests.js';
 
 async function main(): Promise<void> {
   const config = configOrExit(loadConfig, process.env);
@@ -56,7 +57,7 @@ async function main(): Promise<void> {
 
   let leading = false;
   const probes = cacheProbes(informers, { staleAfterMs: config.healthStaleAfterMs, livenessStaleAfterMs: config.livenessStaleAfterMs });
-  const health = Fastify({ loggerInstance: log, disableRequestLogging: true });
+  const health = Fastify({ loggerInstance: log, ...quietRequests() });
   // A leader whose caches stopped hearing from the apiserver is restarted by the kubelet; a standby has no caches.
   health.get('/healthz', async (req, reply) => {
     const reason = probes.liveness();

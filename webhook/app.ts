@@ -13,6 +13,7 @@ import type { DrainState } from './drain.js';
 import { TLS_OPTIONS } from './tls-options.js';
 import type { AdmissionExecutor } from './pool/executor.js';
 import { inThreadExecutor } from './pool/in-thread.js';
+import { quietRequests } from '../shared/quiet-requests.js';
 
 export interface AppDeps {
   log: Logger;
@@ -62,7 +63,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   const app = Fastify({
     loggerInstance: deps.log,
     // route.ts logs each review with its identity bindings; Fastify's per-request lines would only add noise.
-    disableRequestLogging: true,
+    ...quietRequests(),
     // Admission bodies are arbitrary Kubernetes objects; a __proto__ key there is an attack, not data. The admission
     // routes parse with this policy too (getDefaultJsonParser from initialConfig, admission/route.ts).
     onProtoPoisoning: 'error',

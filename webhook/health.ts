@@ -2,6 +2,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { WebhookMetrics } from './metrics.js';
+import { quietRequests } from '../shared/quiet-requests.js';
 
 /** Returns null when ready, else the reason (e.g. "caches not synced: namespaces"). */
 export type Readiness = () => string | null;
@@ -35,7 +36,7 @@ export function registerHealthRoutes(app: FastifyInstance, deps: HealthDeps): vo
 
 /** Plain HTTP on HEALTH_PORT so kubelet probes and Prometheus need no client certificate trust. */
 export function buildHealthApp(deps: HealthDeps & { log: Logger }): FastifyInstance {
-  const app = Fastify({ loggerInstance: deps.log, disableRequestLogging: true }) as unknown as FastifyInstance;
+  const app = Fastify({ loggerInstance: deps.log, ...quietRequests() }) as unknown as FastifyInstance;
   registerHealthRoutes(app, deps);
   return app;
 }
