@@ -112,6 +112,21 @@ test('one source never holds more than `size` workers: another source\'s review 
   for (const s of await Promise.all(spinners)) assert.equal(s.outcome.kind, 'deadline');
 });
 
+test('while two sources are active each holds at most its share of the workers: two reviews of the second run at once', { timeout: 120_000 }, async () => {
+  const p = pool({ size: 2, deadlineMs: 1_500 });
+  await p.ready();
+  // The second source has been seen: from now on the first may hold one worker of two, not both.
+  assert.equal(responseOf(await p.run('admit', '/allow', bytesOf('/allow'), '10.0.0.1')).allowed, true);
+  const spinners = [1, 2, 3].map(() => p.run('admit', '/spin', bytesOf('/spin'), '10.0.0.66'));
+  await new Promise((r) => setTimeout(r, 50));
+  assert.equal(p.stats().busy, 1, 'the spinning source holds its share (1 of 2) while another source is active');
+  const t0 = Date.now();
+  const both = await Promise.all([1, 2].map(() => p.run('admit', '/allow', bytesOf('/allow'), '10.0.0.1')));
+  for (const a of both) assert.equal(responseOf(a).allowed, true);
+  assert.ok(Date.now() - t0 < 1_000, `the other source's two reviews waited ${Date.now() - t0} ms`);
+  for (const s of await Promise.all(spinners)) assert.equal(s.outcome.kind, 'deadline');
+});
+
 test('bodies go to the worker transferred, not copied; the reply comes back in a buffer of its own', { timeout: 120_000 }, async () => {
   const p = pool();
   await p.ready();

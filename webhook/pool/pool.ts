@@ -2,7 +2,8 @@
 // request can hold the main thread, which only accepts connections, reads bodies and writes replies.
 //
 // One job per worker at a time; the rest wait here, served round-robin by source address (fair-queue.ts). The pool
-// runs `size` workers plus `spares` (1), and one source never holds more than `size` of them: whatever one client
+// runs `size` workers plus `spares` (1), and one source never holds more than `size` of them, nor more than its share
+// while other sources are active (capFor below): whatever one client
 // sends, another (the apiserver) always has a worker, sharing the CPU with the first one's instead of waiting for
 // its deadline; and a source whose requests recently ran past their deadline or killed their worker never takes the
 // last idle worker, even while the workers it killed restart. A job's body is transferred to its worker, not copied. Each job has a deadline of worker time: the clock stops while the job waits on an RPC to main (an apiserver
@@ -75,6 +76,20 @@ export function createPool(o: PoolOptions): AdmissionPool {
   const queue = new FairQueue<Job>();
   const total = o.size + (o.spares ?? 1);
   const holding = (source: string) => { let n = 0; for (const s of slots) if (s.job?.source === source) n++; return n; };
+  // Sources that sent a request within ACTIVE_MS. While several are active each may hold only its share of the
+  // workers (at least one), so an expensive client cannot keep `size` workers, and the CPU they draw, busy while the
+  // apiserver's reviews wait for one; alone, a source may use all `size` (the apiserver's own throughput).
+  const lastSeen = new Map<string, number>();
+  const ACTIVE_MS = 2_000;
+  const activeSources = (now: number) => {
+    let n = 0;
+    for (const [source, at] of lastSeen) {
+      if (now - at <= ACTIVE_MS) n++;
+      else lastSeen.delete(source);
+    }
+    return Math.max(1, n);
+  };
+  const capFor = (active: number) => Math.max(1, Math.floor(o.size / active));
   // A source whose request ran past its deadline or killed its worker, recently: it never gets the last idle worker,
   // whichever workers are restarting meanwhile (the spare would otherwise go to it while the others restart).
   const penalties = new Map<string, number>();
@@ -122,7 +137,8 @@ export function createPool(o: PoolOptions): AdmissionPool {
       if (!queue.size) return;
       if (!slot.ready || slot.dead || slot.job) continue;
       const idle = idleReady();
-      const job = queue.take((source) => holding(source) < o.size && (idle > 1 || !penalized(source)));
+      const cap = capFor(activeSources(Date.now()));
+      const job = queue.take((source) => holding(source) < cap && (idle > 1 || !penalized(source)));
       if (!job) return;
       slot.job = job;
       job.since = Date.now();
@@ -208,6 +224,7 @@ export function createPool(o: PoolOptions): AdmissionPool {
   return {
     run(kind, path, bytes, source = '') {
       if (closed) return Promise.resolve({ outcome: { kind: 'crashed', message: 'the admission pool is closed' } });
+      lastSeen.set(source, Date.now());
       return new Promise((resolve) => {
         queue.push({ id: ++nextId, kind, path, bytes, source, resolve, usedMs: 0, since: 0, rpcs: 0 });
         dispatch();
