@@ -1,7 +1,6 @@
 // The node daemon's configuration (kruise-daemon's env and flags, spec/daemon-and-controllers.md §1.1–1.2).
 import { Type } from '@sinclair/typebox';
-import type { FeatureGate } from '../feature-gates.js';
-import { apiHealth, COMMON_ENV, ConfigError, metricsListen, parseEnv, type ApiHealthConfig, type LogLevel, type MetricsListenConfig } from './env.js';
+import { apiHealth, COMMON_ENV, ConfigError, metricsListen, parseEnv, type ProcessConfig } from './env.js';
 
 const DaemonEnv = Type.Object({
   ...COMMON_ENV,
@@ -13,7 +12,7 @@ const DaemonEnv = Type.Object({
 });
 
 /** The node daemon's settings (kruise-daemon's env and flags, spec/daemon-and-controllers.md §1.1–1.2). */
-export interface DaemonConfig extends ApiHealthConfig, MetricsListenConfig {
+export interface DaemonConfig extends ProcessConfig {
   /** The node this daemon serves; the DaemonSet sets it from `spec.nodeName`. */
   readonly nodeName: string;
   /** The daemon's own namespace (`kruise-daemon` in manifests/); pull Secrets come from `daemonConfigNamespace`. */
@@ -26,15 +25,9 @@ export interface DaemonConfig extends ApiHealthConfig, MetricsListenConfig {
   readonly maxConcurrentPulls: number;
   /** The only namespace the daemon reads pull Secrets from (upstream's Role in `kruise-daemon-config`, spec §1.7). */
   readonly daemonConfigNamespace: string;
-  readonly bindAddress: string;
-  /** `/healthz` and `/metrics`; upstream `--addr=:10221`. */
-  readonly healthPort: number;
-  readonly kubeconfig: string | undefined;
-  readonly logLevel: LogLevel;
-  readonly featureGates: Readonly<Record<FeatureGate, boolean>>;
-  readonly unimplementedGates: readonly string[];
 }
 
+/** Upstream's `--addr=:10221`. */
 export const DAEMON_HEALTH_PORT = 10221;
 
 export function loadDaemonConfig(env: Record<string, string | undefined>): DaemonConfig {

@@ -102,6 +102,18 @@ export function apiHealth(e: CommonParsed, problems: string[]): ApiHealthConfig 
   return c;
 }
 
+/** What every process's configuration has, besides its API timeouts and listeners. */
+export interface ProcessConfig extends ApiHealthConfig, MetricsListenConfig {
+  readonly bindAddress: string;
+  /** `/healthz` (`/readyz`) and `/metrics`. */
+  readonly healthPort: number;
+  readonly kubeconfig: string | undefined;
+  readonly logLevel: LogLevel;
+  readonly featureGates: Readonly<Record<FeatureGate, boolean>>;
+  /** Upstream gates FEATURE_GATES names that kruise-ts has no feature for (`Name=value`), for one warning at start. */
+  readonly unimplementedGates: readonly string[];
+}
+
 /** A listener that serves only /metrics (shared/metrics-server.ts), besides the health port's /metrics. */
 export interface MetricsListenConfig {
   /** undefined unless METRICS_PORT is set; host is METRICS_BIND_ADDRESS, else BIND_ADDRESS. */

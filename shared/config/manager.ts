@@ -2,8 +2,7 @@
 // needs). Env names follow OpenKruise's webhook-controller (spec/webhooks.md §6) so existing Helm values keep their
 // meaning.
 import { Type } from '@sinclair/typebox';
-import type { FeatureGate } from '../feature-gates.js';
-import { apiHealth, COMMON_ENV, ConfigError, metricsListen, parseEnv, type ApiHealthConfig, type LogLevel, type MetricsListenConfig } from './env.js';
+import { apiHealth, COMMON_ENV, ConfigError, metricsListen, parseEnv, type ProcessConfig } from './env.js';
 import { WEBHOOK_ENV, webhookServerLimits, type WebhookServerLimits } from './webhook-server.js';
 
 const ManagerEnv = Type.Object({
@@ -28,7 +27,7 @@ const ManagerEnv = Type.Object({
 
 export type CertWriter = 'secret' | 'fs' | 'external';
 
-export interface Config extends ApiHealthConfig, MetricsListenConfig {
+export interface Config extends ProcessConfig {
   readonly namespace: string;
   readonly secretName: string;
   readonly serviceName: string;
@@ -38,13 +37,6 @@ export interface Config extends ApiHealthConfig, MetricsListenConfig {
   readonly certDir: string;
   readonly certWriter: CertWriter;
   readonly renewBeforeMs: number;
-  readonly bindAddress: string;
-  readonly healthPort: number;
-  readonly kubeconfig: string | undefined;
-  readonly logLevel: LogLevel;
-  readonly featureGates: Readonly<Record<FeatureGate, boolean>>;
-  /** Upstream gates FEATURE_GATES names that kruise-ts has no feature for (`Name=value`), for one warning at start. */
-  readonly unimplementedGates: readonly string[];
   /** This replica's pod name (downward API); the leader-election identity is derived from it. */
   readonly podName: string | undefined;
   /** Off only for a single-replica manager (tests, benchmarks): controllers then run without a Lease. */

@@ -61,20 +61,26 @@ export function applyOps(sent: unknown, ops: unknown): { doc: unknown } | { erro
   }
 }
 
+/** A 400 (no review at all) is fine; else the parsed 200 reply, or the verdict on a reply that is neither. */
+function parsedReply(status: number, text: string): Verdict | { reply: Json } {
+  if (status === 400) return { problem: null, outcome: '400' };
+  if (status !== 200) return { problem: `status ${status}: ${text.slice(0, 200)}`, outcome: `${status}` };
+  try {
+    return { reply: JSON.parse(text) as Json };
+  } catch {
+    return { problem: `non-JSON 200 reply: ${text.slice(0, 200)}`, outcome: '200' };
+  }
+}
+
 /**
  * A /convert reply: a bare 400 for no ConversionReview at all, else a ConversionReview echoing apiVersion, kind and
  * uid with a Success (every object converted) or a Failure naming why, never an internal error.
  */
 function checkConversionReply(status: number, text: string, sent: Json | undefined): Verdict {
-  if (status === 400) return { problem: null, outcome: '400' };
+  const parsed = parsedReply(status, text);
+  if (!('reply' in parsed)) return parsed;
+  const reply = parsed.reply;
   const fail = (problem: string, outcome = `${status}`): Verdict => ({ problem, outcome });
-  if (status !== 200) return fail(`status ${status}: ${text.slice(0, 200)}`);
-  let reply: Json;
-  try {
-    reply = JSON.parse(text) as Json;
-  } catch {
-    return fail(`non-JSON 200 reply: ${text.slice(0, 200)}`);
-  }
   const res = reply.response as Json | undefined;
   const request = sent?.request as Json | undefined;
   // Go's TypeMeta omits an empty apiVersion.
@@ -95,15 +101,10 @@ function checkConversionReply(status: number, text: string, sent: Json | undefin
 /** Checks one reply to `sent` (the review as parsed from the payload; `path` the route). */
 export function checkReply(path: string, status: number, text: string, sent: Json | undefined): Verdict {
   if (path === '/convert') return checkConversionReply(status, text, sent);
-  if (status === 400) return { problem: null, outcome: '400' };
+  const parsed = parsedReply(status, text);
+  if (!('reply' in parsed)) return parsed;
+  const reply = parsed.reply;
   const fail = (problem: string, outcome = `${status}`): Verdict => ({ problem, outcome });
-  if (status !== 200) return fail(`status ${status}: ${text.slice(0, 200)}`);
-  let reply: Json;
-  try {
-    reply = JSON.parse(text) as Json;
-  } catch {
-    return fail(`non-JSON 200 reply: ${text.slice(0, 200)}`);
-  }
   if (reply.kind !== 'AdmissionReview' || reply.apiVersion !== sent?.apiVersion) return fail(`bad envelope ${text.slice(0, 200)}`);
   const res = reply.response as Json | undefined;
   const request = sent?.request as Json | undefined;
