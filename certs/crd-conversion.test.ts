@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { generateCA } from './generate.js';
-import { allCaBundles, conversionPatch, crdCaBundles, type Crd, type CrdApi } from './crd-conversion.js';
+import { allCaBundles, conversionPatch, crdCaBundles, forbiddenAsAbsent, type Crd, type CrdApi } from './crd-conversion.js';
 import { memoryCaBundle } from './ca-bundle.js';
 
 const svc = { port: 9443, service: { namespace: 'kruise-system', name: 'kruise-webhook-service' } };
@@ -75,6 +75,16 @@ test('a CRD with conversion None, a missing CRD and a CRD whose first version is
 test('a failed patch is reported naming the CRD', async () => {
   const api: CrdApi = { get: async () => sidecarSets(webhookConversion), mergePatch: async () => { throw Object.assign(new Error('conflict'), { code: 409 }); } };
   await assert.rejects(crdCaBundles(api, svc).write([]), /failed to update CRD sidecarsets\.apps\.kruise\.io/);
+});
+
+test('a CRD the webhook may not read is left alone (an older chart\'s RBAC); other errors still fail the sync', async () => {
+  const failing = (code: number): CrdApi => ({ get: async () => { throw Object.assign(new Error(`HTTP ${code}`), { code }); }, mergePatch: async () => assert.fail('no patch') });
+  const forbidden: string[] = [];
+  const target = crdCaBundles(forbiddenAsAbsent(failing(403), (name) => forbidden.push(name)), svc);
+  assert.deepEqual(await target.read(), []);
+  await target.write([]);
+  assert.deepEqual(forbidden, ['sidecarsets.apps.kruise.io', 'sidecarsets.apps.kruise.io']);
+  await assert.rejects(crdCaBundles(forbiddenAsAbsent(failing(500), () => {}), svc).read(), /HTTP 500/);
 });
 
 test('allCaBundles reads every target\'s webhooks and writes each', async () => {

@@ -86,6 +86,26 @@ export async function patchConversionCrds(api: CrdApi, t: ClientConfigTarget): P
   return { updated };
 }
 
+/**
+ * `api` with a CRD the webhook may not read taken as absent (`onForbidden` hears its name): an install whose RBAC does
+ * not name the CRD (a chart from before the conversion webhook) leaves its conversion alone, instead of failing every
+ * certificate sync and with it the admission webhooks' certificate, which the whole cluster's pod creation waits on.
+ */
+export function forbiddenAsAbsent(api: CrdApi, onForbidden: (name: string) => void): CrdApi {
+  return {
+    ...api,
+    get: async (name) => {
+      try {
+        return await api.get(name);
+      } catch (err) {
+        if ((err as { code?: unknown }).code !== 403) throw err;
+        onForbidden(name);
+        return undefined;
+      }
+    },
+  };
+}
+
 /** The CAs each named CRD's conversion webhook trusts, one list per CRD that converts through us. */
 export async function readConversionCaBundles(api: CrdApi): Promise<string[][]> {
   const out: string[][] = [];

@@ -15,7 +15,7 @@ import { fileSource } from '../certs/file-source.js';
 import { selfSignedSource } from '../certs/self-signed-source.js';
 import { fsStore, secretStore } from '../certs/store.js';
 import { webhookCaBundles } from '../certs/webhook-config.js';
-import { allCaBundles, crdCaBundles, type Crd, type CrdApi } from '../certs/crd-conversion.js';
+import { allCaBundles, crdCaBundles, forbiddenAsAbsent, type Crd, type CrdApi } from '../certs/crd-conversion.js';
 import { certWriterProblem } from '../certs/writer-check.js';
 import { identityOnly, watchCaBundleObjects } from '../certs/config-watch.js';
 import { buildApp } from './app.js';
@@ -60,7 +60,7 @@ function certificateSource(config: Config, kube: Kube, rest: KubeRest, log: Logg
       if (r.updated.length) certLog.info({ updated: r.updated }, 'patched webhook configurations');
       if (r.missing.length) certLog.warn({ missing: r.missing }, 'webhook configurations not found; will retry');
     }),
-    crdCaBundles(crdApi(rest), target, (r) => {
+    crdCaBundles(forbiddenAsAbsent(crdApi(rest), (name) => certLog.warn({ crd: name }, 'may not read the CRD: its conversion webhook is left as it is (RBAC of an older chart?)')), target, (r) => {
       if (r.updated.length) certLog.info({ updated: r.updated }, 'patched CRD conversion webhooks');
     }),
   ]);
