@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { getJson, kubectl, kubectlOk, serves, stack, untilInjected } from './harness/kube.js';
+import { k8sMinor } from './harness/cluster/k8s-version.js';
 
 interface Volume { name: string; image?: { reference?: string; pullPolicy?: string }; emptyDir?: object }
 interface Container { name: string; volumeMounts?: { name: string; mountPath: string; readOnly?: boolean }[] }
@@ -30,7 +31,7 @@ const sidecarSet = {
   },
 };
 
-describe('SidecarSet with image volumes', { skip: typeof s === 'string' ? s : false }, () => {
+describe('SidecarSet with image volumes', { skip: typeof s === 'string' ? s : k8sMinor() < 31 ? 'image volumes need Kubernetes 1.31 or later' : false }, () => {
   after(() => {
     kubectl(['delete', 'pod', 'image-volume-pod', '--ignore-not-found', '--grace-period=0', '--force']);
     kubectl(['delete', 'sidecarset', 'scs-image-volume', '--ignore-not-found']);

@@ -7,6 +7,7 @@ import { mkdirSync, writeFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { killGroups } from '../runtime/process-groups.js';
 import { freePort, spawnDaemon, waitFor, type Daemon } from '../runtime/process.js';
+import { k8sMinor } from './k8s-version.js';
 import { kubeconfig, makePki } from './pki.js';
 
 export interface ClusterState {
@@ -92,7 +93,8 @@ export async function startCluster(opts: {
       '--authorization-mode=Node,RBAC', '--allow-privileged=true',
       // Image volumes (beta, off by default in 1.34): without the gate the apiserver drops the `image` source of a pod a
       // SidecarSet injects it into and refuses the volume (e2e/sidecarset-image-volume). Pods using them are only created.
-      '--feature-gates=ImageVolume=true',
+      // The gate exists from 1.31 on; an older apiserver refuses to start with it.
+      ...(k8sMinor() >= 31 ? ['--feature-gates=ImageVolume=true'] : []),
       // A real kubelet (e2e/harness/node) authenticates the apiserver by client cert for logs/exec/port-forward.
       `--kubelet-client-certificate=${pki.admin.cert}`, `--kubelet-client-key=${pki.admin.key}`,
       '--enable-admission-plugins=NamespaceLifecycle,LimitRanger,ServiceAccount,DefaultStorageClass,MutatingAdmissionWebhook,ValidatingAdmissionWebhook,ResourceQuota,NodeRestriction',
