@@ -5,15 +5,16 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { k8sMinor } from './harness/cluster/k8s-version.js';
-import { eventually, getJson, kubectl, kubectlOk, serves, stack, untilInjected } from './harness/kube.js';
+import { eventually, getJson, kubectl, kubectlOk, serves, sidecarSetConditions, stack, untilInjected } from './harness/kube.js';
 
 interface Pod {
   metadata: { uid: string };
   status: { phase?: string; containerStatuses?: { name: string; ready: boolean; restartCount: number }[] };
 }
 interface SidecarSet {
+  metadata: { annotations?: Record<string, string> };
   spec: { containers: { name: string; resources?: object }[] };
-  status?: { matchedPods?: number; conditions?: { type: string; status: string; reason: string }[] };
+  status?: { matchedPods?: number };
 }
 
 const s = stack();
@@ -71,8 +72,8 @@ describe('without pods/resize, a sidecar resources change degrades as the README
     const current = getJson<SidecarSet>(['sidecarset', SET]);
     current.spec.containers[0]!.resources = { requests: { cpu: '80m', memory: '48Mi' }, limits: { cpu: '150m', memory: '96Mi' } };
     kubectlOk(['replace', '-f', '-'], JSON.stringify(current));
-    await eventually('InPlaceResize=False ResizeUnsupported', () => getJson<SidecarSet>(['sidecarset', SET]).status?.conditions
-      ?.some((c) => c.type === 'InPlaceResize' && c.status === 'False' && c.reason === 'ResizeUnsupported'), 120_000);
+    await eventually('InPlaceResize=False ResizeUnsupported', () => sidecarSetConditions(getJson<SidecarSet>(['sidecarset', SET]))
+      .some((c) => c.type === 'InPlaceResize' && c.status === 'False' && c.reason === 'ResizeUnsupported'), 120_000);
     const now = pod();
     assert.equal(now.metadata.uid, before.metadata.uid);
     assert.deepEqual(now.status.containerStatuses?.map((c) => c.restartCount), before.status.containerStatuses?.map((c) => c.restartCount));

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { k8sMinor } from './harness/cluster/k8s-version.js';
-import { eventually, getJson, kubectl, kubectlOk, serves, stack, untilInjected } from './harness/kube.js';
+import { eventually, getJson, kubectl, kubectlOk, serves, sidecarSetConditions, stack, untilInjected } from './harness/kube.js';
 
 interface Resources { requests?: Record<string, string>; limits?: Record<string, string> }
 interface Pod {
@@ -14,7 +14,6 @@ interface Pod {
   status: { phase?: string; conditions?: { type: string; status: string; reason?: string }[];
     containerStatuses?: { name: string; ready: boolean; restartCount: number; resources?: Resources }[] };
 }
-interface Condition { type: string; status: string; reason: string; message: string }
 interface SidecarSet {
   metadata: { generation: number; annotations: Record<string, string> };
   spec: { containers: { name: string; resources?: Resources; env?: object[] }[] };
@@ -36,8 +35,6 @@ const same = (a: unknown, b: unknown) => { try { assert.deepStrictEqual(a, b); r
 const pod = (name: string) => getJson<Pod>(['pod', name, '-n', NS]);
 const sidecarStatus = (p: Pod) => p.status.containerStatuses?.find((c) => c.name === 'sidecar');
 const set = () => getJson<SidecarSet>(['sidecarset', SET]);
-/** kruise-ts's conditions, kept in an annotation (OpenKruise's SidecarSetStatus has no conditions). */
-const conditionsOf = (s: SidecarSet): Condition[] => JSON.parse(s.metadata.annotations?.['kruise-ts.io/sidecarset-conditions'] ?? '[]') as Condition[];
 const podHash = (p: Pod) => (JSON.parse(p.metadata.annotations?.['kruise.io/sidecarset-hash'] ?? '{}') as Record<string, { hash: string }>)[SET]?.hash;
 /** The SidecarSet with its sidecar changed by `f`, written back whole (the containers list has no merge key in a CR). */
 function editSidecar(f: (c: SidecarSet['spec']['containers'][number]) => void): number {
@@ -106,7 +103,7 @@ describe('SidecarSet sidecar resources resized in place on the real node', { ski
     const restarts = new Map(PODS.map((n) => [n, sidecarStatus(pod(n))!.restartCount]));
     editSidecar((c) => { c.resources = { requests: { cpu: '500', memory: '48Mi' }, limits: { cpu: '500', memory: '96Mi' } }; });
     const condition = await eventually('InPlaceResize=False/ResizeInfeasible on the SidecarSet', () =>
-      conditionsOf(set()).find((c) => c.type === 'InPlaceResize' && c.reason === 'ResizeInfeasible'), 120_000);
+      sidecarSetConditions(set()).find((c) => c.type === 'InPlaceResize' && c.reason === 'ResizeInfeasible'), 120_000);
     assert.match(condition.message, /^1 pod\(s\) cannot get the new sidecar resources on their node, the rollout waits for them: /);
     const refused = PODS.filter((n) => pod(n).status.conditions?.some((c) => c.type === 'PodResizePending' && c.reason === 'Infeasible'));
     assert.equal(refused.length, 1, 'maxUnavailable 1: one pod tried, the other waits');
@@ -124,7 +121,7 @@ describe('SidecarSet sidecar resources resized in place on the real node', { ski
   it('an env change is not done in place: InPlaceUpdate=False/NewPodsOnly names the field', async () => {
     editSidecar((c) => { c.resources = v2; c.env = [{ name: 'MODE', value: 'two' }]; });
     const condition = await eventually('InPlaceUpdate=False/NewPodsOnly', () =>
-      conditionsOf(set()).find((c) => c.type === 'InPlaceUpdate' && c.reason === 'NewPodsOnly'), 60_000);
+      sidecarSetConditions(set()).find((c) => c.type === 'InPlaceUpdate' && c.reason === 'NewPodsOnly'), 60_000);
     assert.match(condition.message, /^2 pod\(s\) keep their sidecars until recreated: env changed, which only new pods get/);
     assert.match(kubectlOk(['describe', 'sidecarset', SET]), /NewPodsOnly/);
     await eventSeen(SET, 'NewPodsOnly');

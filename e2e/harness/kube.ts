@@ -73,3 +73,10 @@ export async function serves(s: StackState, path: string): Promise<boolean> {
     '-d', '{}', url], { encoding: 'utf8' });
   return r.status === 0 && r.stdout.trim() !== '404';
 }
+
+/** A SidecarSet condition as kruise-ts writes it. */
+export interface SidecarSetCondition { type: string; status: string; reason: string; message: string }
+
+/** kruise-ts's SidecarSet conditions, kept in an annotation (OpenKruise's SidecarSetStatus has no conditions). */
+export const sidecarSetConditions = (s: { metadata: { annotations?: Record<string, string> } }): SidecarSetCondition[] =>
+  JSON.parse(s.metadata.annotations?.['kruise-ts.io/sidecarset-conditions'] ?? '[]') as SidecarSetCondition[];
