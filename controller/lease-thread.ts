@@ -4,24 +4,19 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { realClock } from '../shared/clock.js';
 import { createLogger } from '../shared/log.js';
-import { LeaderElector } from '../shared/kube/leader-election.js';
+import { LeaderElector, type LeaderElectionOptions } from '../shared/kube/leader-election.js';
 import type { LeaseThreadCommand, LeaseThreadMessage } from '../shared/kube/leader-election-thread.js';
 import { makeRest } from '../shared/kube/rest.js';
 import { restLeaseClient } from '../shared/kube/rest-lease-client.js';
 import { apiServer } from './api-server.js';
 
-export interface LeaseThreadData {
+/** What the thread needs: its API client's settings and the election's own options. */
+export interface LeaseThreadData extends Pick<LeaderElectionOptions, 'namespace' | 'name' | 'identity' | 'leaseDurationSeconds' | 'renewDeadlineSeconds' | 'retryPeriodSeconds'> {
   kubeconfig: string | undefined;
   /** The environment the in-cluster credentials are read from (KUBERNETES_SERVICE_HOST, …). */
   env: Record<string, string | undefined>;
   apiTimeoutMs: number;
   logLevel: string;
-  namespace: string;
-  name: string;
-  identity: string;
-  leaseDurationSeconds?: number;
-  renewDeadlineSeconds?: number;
-  retryPeriodSeconds?: number;
 }
 
 async function main(port: NonNullable<typeof parentPort>, d: LeaseThreadData): Promise<void> {
