@@ -6,6 +6,7 @@ import { describe, test } from 'node:test';
 import type { SidecarSet } from '../../api/sidecarset.js';
 import { validateSidecarSet } from '../validation/sidecarset.js';
 import { compileGoRegexp } from './go-regexp.js';
+import { aloneContext } from '../../testing/sidecarset-context.js';
 
 const search = (pattern: string, s: string): boolean => {
   const r = compileGoRegexp(pattern);
@@ -113,7 +114,7 @@ describe('names Go 1.23 does not know are "invalid character class range" with t
 });
 
 test('a SidecarSet whose targetContainersNameRegex uses Unicode classes is admitted; an unknown class is refused as upstream', () => {
-  const ctx = { sidecarSets: [], namespaceLabels: () => undefined, revisionExists: () => false, patchMetadataWhitelist: undefined, patchMetadataDefaultsAllowed: false };
+  const ctx = aloneContext;
   const withRegex = (regex: string): SidecarSet => ({
     metadata: { name: 'unicode' },
     spec: {

@@ -3,15 +3,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { ResourcesPolicy, SidecarContainer, SidecarSet } from '../../api/sidecarset.js';
-import { validateSidecarSet, type SidecarSetValidationContext } from './sidecarset.js';
+import { aloneContext } from '../../testing/sidecarset-context.js';
+import { validateSidecarSet } from './sidecarset.js';
 
-const ctx: SidecarSetValidationContext = {
-  sidecarSets: [],
-  namespaceLabels: () => undefined,
-  revisionExists: () => false,
-  patchMetadataWhitelist: undefined,
-  patchMetadataDefaultsAllowed: false,
-};
+const ctx = aloneContext;
 const sidecar = (resourcesPolicy: ResourcesPolicy | undefined, over: Partial<SidecarContainer> = {}): SidecarContainer => ({
   name: 'test-sidecar', image: 'test-image', imagePullPolicy: 'IfNotPresent', terminationMessagePolicy: 'File',
   podInjectPolicy: 'BeforeAppContainer', shareVolumePolicy: { type: 'disabled' }, upgradeStrategy: { upgradeType: 'ColdUpgrade' },

@@ -7,15 +7,10 @@ import { describe, it } from 'node:test';
 import type { SidecarSet } from '../../api/sidecarset.js';
 import { formatViolations } from '../../errors.js';
 import { defaultSidecarSet } from '../sidecarset-defaults.js';
-import { validateSidecarSet, type SidecarSetValidationContext } from './sidecarset.js';
+import { aloneContext } from '../../testing/sidecarset-context.js';
+import { validateSidecarSet } from './sidecarset.js';
 
-const ctx: SidecarSetValidationContext = {
-  sidecarSets: [],
-  namespaceLabels: () => undefined,
-  revisionExists: () => false,
-  patchMetadataWhitelist: undefined,
-  patchMetadataDefaultsAllowed: false,
-};
+const ctx = aloneContext;
 
 const artifact = 'quay.io/my/artifact:v1';
 const NOT_FOUND = 'spec.containers[0].volumeMounts[0].name: Not found: "art"';
