@@ -154,6 +154,14 @@ const inclusionPolicies = ['Honor', 'Ignore'];
 export function validateTopologySpreadConstraints(constraints: unknown, f: string): Violation[] {
   const out: Violation[] = [];
   const all = list(constraints).map((c) => obj(c) ?? {});
+  const pair = (c: Json) => `${str(c.topologyKey)}\u0000${str(c.whenUnsatisfiable)}`;
+  // Kubernetes reports a pair at each constraint that a later one repeats: one pass from the end, not one per constraint.
+  const repeatedLater: boolean[] = [];
+  const later = new Set<string>();
+  for (let i = all.length - 1; i >= 0; i--) {
+    repeatedLater[i] = later.has(pair(all[i]!));
+    later.add(pair(all[i]!));
+  }
   all.forEach((c, i) => {
     const idx = `${f}[${i}]`;
     const maxSkew = num(c.maxSkew);
@@ -161,7 +169,7 @@ export function validateTopologySpreadConstraints(constraints: unknown, f: strin
     if (str(c.topologyKey) === '') out.push(required(`${idx}.topologyKey`, 'can not be empty'));
     const when = str(c.whenUnsatisfiable);
     if (!scheduleActions.includes(when)) out.push(notSupported(`${idx}.whenUnsatisfiable`, when, scheduleActions));
-    if (all.slice(i + 1).some((o) => str(o.topologyKey) === str(c.topologyKey) && str(o.whenUnsatisfiable) === when)) {
+    if (repeatedLater[i]) {
       out.push(duplicate(`${idx}.{topologyKey, whenUnsatisfiable}`, `{${str(c.topologyKey)}, ${when}}`));
     }
     if (isSet(c.minDomains)) {
