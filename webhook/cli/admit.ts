@@ -11,7 +11,7 @@ import { resultFromError } from '../admission/route.js';
 import { admissionCaches, staticCache } from '../caches.js';
 import type { Cache } from '../../shared/kube/informer.js';
 import { makeRoutes } from '../handlers/index.js';
-import type { FeatureGate } from '../../shared/config.js';
+import { GATE_DEFAULTS, type FeatureGate } from '../../shared/feature-gates.js';
 import { clusterNamespaces, sidecarSetAsCached } from './cluster-view.js';
 import type { KubeDocument } from './documents.js';
 
@@ -44,17 +44,9 @@ export interface OfflineAdmission {
   admits(kind: string | undefined): boolean;
 }
 
-const allGates: Record<FeatureGate, boolean> = {
-  PodWebhook: true,
-  KruiseDaemon: true,
-  ImagePullJobGate: true,
-  ResourceDistributionGate: true,
-  SidecarSetPatchPodMetadataDefaultsAllowed: false,
-  EnableSortSidecarContainerByName: false,
-  PreDownloadImageForInPlaceUpdate: false,
-  // Kubernetes' gate as the kruise manager has it by default (alpha in 1.32, off).
-  ImageVolume: false,
-};
+// Every gate at its default (Kubernetes' ImageVolume off, as the manager has it), plus ResourceDistribution: the CLI
+// judges every kind kruise-ts serves.
+const allGates: Record<FeatureGate, boolean> = { ...GATE_DEFAULTS, ResourceDistributionGate: true };
 
 /** A cache that only grows, telling listeners (the gatherers memoise their sorted view) about each addition. */
 function growingCache<T extends KubernetesObject>(): { cache: Cache<T>; add(item: T): void } {

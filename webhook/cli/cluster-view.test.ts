@@ -14,9 +14,10 @@ import { makeRoutes } from '../handlers/index.js';
 import { decodePatch, review, testApp } from '../test-helpers.js';
 import { clusterNamespaces, sidecarSetAsCached } from './cluster-view.js';
 import { runCli } from './main.js';
+import { testGates } from '../../shared/testing/gates.js';
 
 const NS = 'kubernetes.io/metadata.name';
-const gates = { PodWebhook: true, KruiseDaemon: true, ImagePullJobGate: true, ResourceDistributionGate: true, SidecarSetPatchPodMetadataDefaultsAllowed: false, EnableSortSidecarContainerByName: false, PreDownloadImageForInPlaceUpdate: false, ImageVolume: false };
+const gates = testGates({ ResourceDistributionGate: true });
 const now = () => new Date('2026-01-01T00:00:00Z');
 
 /** v1alpha1 with both fields: the cluster keeps only the namespace, as a metadata.name selector (namespace wins). */

@@ -15,6 +15,7 @@ import { answerConversionReview, decodeConversionReview } from '../conversion/re
 import { CONVERSION_DECODERS } from '../conversion/route.js';
 import { checkReply, injectionView, quantityDigitBudget, readBudget } from './oracle.js';
 import { countReads, ReadBudgetExceeded } from './read-counter.js';
+import { testGates } from '../../shared/testing/gates.js';
 
 /** Stored SidecarSets: the validate fixture (sharing disabled) and one sharing the pod's volumes, both selecting app=web. */
 const storedSets = (): SidecarSet[] => [
@@ -31,7 +32,7 @@ export function fuzzRoutes(): WebhookRoute[] {
     { sidecarSets: staticCache(storedSets() as never[]), namespaces: staticCache([{ metadata: { name: 'default', labels: {} } }]), revisions: staticCache([]), configMaps: staticCache([]) },
     { fetchPod: async (_ns, name) => (name === "web-1" ? (structuredClone(FUZZ_POD) as unknown as Pod) : undefined), fetchNode: async (name) => ({ metadata: { name } }) },
   );
-  const gates = { PodWebhook: true, KruiseDaemon: true, ImagePullJobGate: true, ResourceDistributionGate: true, SidecarSetPatchPodMetadataDefaultsAllowed: false, EnableSortSidecarContainerByName: false, PreDownloadImageForInPlaceUpdate: false, ImageVolume: false };
+  const gates = testGates({ ResourceDistributionGate: true });
   return makeRoutes({ caches, gates, now: () => new Date('2026-01-02T03:04:05Z'), random: seededRandom(1) });
 }
 

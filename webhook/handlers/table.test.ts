@@ -5,8 +5,9 @@ import fjp from 'fast-json-patch';
 import { admissionCaches, staticCache } from '../caches.js';
 import { decodePatch, review, testApp } from '../test-helpers.js';
 import { makeRoutes } from './index.js';
+import { testGates } from '../../shared/testing/gates.js';
 
-const gates = { PodWebhook: true, KruiseDaemon: true, ImagePullJobGate: true, ResourceDistributionGate: true, SidecarSetPatchPodMetadataDefaultsAllowed: false, EnableSortSidecarContainerByName: false, PreDownloadImageForInPlaceUpdate: false, ImageVolume: false };
+const gates = testGates({ ResourceDistributionGate: true });
 const caches = admissionCaches(
   { sidecarSets: staticCache([]), namespaces: staticCache([{ metadata: { name: 'default', labels: {} } }]), revisions: staticCache([]), configMaps: staticCache([]) },
   { fetchPod: async () => undefined, fetchNode: async () => undefined },
