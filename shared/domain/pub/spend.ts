@@ -75,16 +75,22 @@ export function pubSpender(deps: SpendDeps) {
     return { allowed: false, message: deps.message(last) };
   }
 
+  /** `fn` after every earlier holder of `key` finished (a FIFO per PUB, as upstream's keyed mutex). */
+  function locked<T>(key: string, fn: () => Promise<T>): Promise<T> {
+    const prev = locks.get(key) ?? Promise.resolve();
+    const run = prev.then(fn, fn);
+    const tail = run.catch(() => undefined);
+    locks.set(key, tail);
+    void tail.then(() => { if (locks.get(key) === tail) locks.delete(key); });
+    return run;
+  }
+
   return {
     spend(r: SpendRequest): Promise<SpendResult> {
       const key = `${r.namespace}/${r.pubName}`;
-      const prev = locks.get(key) ?? Promise.resolve();
-      const run = prev.then(() => attempt(r, key), () => attempt(r, key));
-      const tail = run.catch(() => undefined);
-      locks.set(key, tail);
-      void tail.then(() => { if (locks.get(key) === tail) locks.delete(key); });
-      return run;
+      return locked(key, () => attempt(r, key));
     },
+    locked,
     /** The copy this process last wrote, for the controller's copy selection. */
     freshest,
     remember,
