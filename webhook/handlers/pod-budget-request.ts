@@ -4,6 +4,7 @@ import type { Pod } from '../../shared/api/meta.js';
 import type { PubOperation } from '../../shared/api/pod-unavailable-budget.js';
 import { canResizeInPlace, isUnavailableChange } from '../../shared/domain/pub/operations.js';
 import { relatedPubName } from '../../shared/domain/pub/budget.js';
+import { AdmissionDeniedError } from '../../shared/errors.js';
 import type { AdmissionRequest } from '../admission/review.js';
 import { decodeObject, PodDecoder } from '../admission/decode-object.js';
 
@@ -34,7 +35,7 @@ export function classifyBudgetRequest(req: AdmissionRequest, gates: BudgetGates)
       const newPod = decodeObject<Pod>(req.object, PodDecoder);
       if (!newPod || !relatedPubName(newPod)) return { kind: 'skip', reason: 'pod has no related pub' };
       const oldPod = decodeObject<Pod>(req.oldObject, PodDecoder, 'oldObject');
-      if (!oldPod) throw new Error('UPDATE without oldObject');
+      if (!oldPod) throw new AdmissionDeniedError('request.oldObject must be a JSON object on UPDATE', 400);
       if (!isUnavailableChange(oldPod, newPod)) return { kind: 'skip', reason: 'change does not make the pod unavailable' };
       const operation = sub === 'resize' || canResizeInPlace(oldPod, newPod) ? 'RESIZE' : 'UPDATE';
       return { kind: 'check', pod: oldPod, operation, dryRun: req.dryRun === true || optionsDryRun(req.options) };

@@ -4,7 +4,8 @@ import type { PodUnavailableBudget } from '../../shared/api/pod-unavailable-budg
 import { AdmissionDeniedError, formatViolation, type Violation } from '../../shared/errors.js';
 import { allowed, errored } from '../admission/response.js';
 import type { WebhookRoute } from '../admission/route.js';
-import { requestObject, requestOldObject } from './common.js';
+import { PodUnavailableBudgetDecoder } from '../admission/decode-object.js';
+import { decodeRequestObjects, requestObject, requestOldObject } from './common.js';
 
 export const PUB_GATES_OFF = 'feature PodUnavailableBudget is invalid, please open via feature-gate(PodUnavailableBudgetDeleteGate, PodUnavailableBudgetUpdateGate)';
 /** Violations shown in one refusal (each item of the operations annotation may add one). */
@@ -20,9 +21,10 @@ export function validatePubRoute(deps: {
     name: 'validate-podunavailablebudget',
     handler: (req) => {
       if (!deps.enabled) throw new AdmissionDeniedError(PUB_GATES_OFF, 400);
+      decodeRequestObjects(req, PodUnavailableBudgetDecoder);
       const pub = requestObject<PodUnavailableBudget>(req);
       if (req.operation === 'UPDATE' && requestOldObject(req) === undefined) throw new AdmissionDeniedError('request.oldObject must be a JSON object', 400);
-      if (typeof pub.metadata !== 'object' || pub.metadata === null) throw new AdmissionDeniedError('metadata must be an object', 400);
+      if (typeof pub.metadata !== 'object' || pub.metadata === null) throw new AdmissionDeniedError('request.object is not a valid PodUnavailableBudget: metadata: expected an object', 400);
       const ns = pub.metadata.namespace ?? req.namespace ?? '';
       const withNs = pub.metadata.namespace ? pub : { ...pub, metadata: { ...pub.metadata, namespace: ns } };
       const vs = deps.validate(withNs, requestOldObject<PodUnavailableBudget>(req), deps.pubs(ns));

@@ -9,7 +9,7 @@ import type { Violation } from '../../errors.js';
 import { labelSelectorConversionError, validateLabelSelector } from '../validation/selector-validation.js';
 import { isSelectorLooseOverlap } from './selector-overlap.js';
 
-const q = (s: string | undefined) => JSON.stringify(s ?? '');
+const q = (s: string | undefined | null) => JSON.stringify(s ?? '');
 const goStringMap = (m: Record<string, string> | undefined) =>
   m ? `map[string]string{${Object.keys(m).sort().map((k) => `${q(k)}:${q(m[k])}`).join(', ')}}` : 'map[string]string(nil)';
 const goStrings = (a: readonly string[] | undefined) => (a ? `[]string{${a.map(q).join(', ')}}` : '[]string(nil)');
@@ -34,11 +34,11 @@ function validateMetadata(pub: PodUnavailableBudget): Violation[] {
   const out: Violation[] = [];
   const a = pub.metadata?.annotations ?? {};
   const ops = a[PubProtectOperationAnnotation];
-  if (ops !== undefined) {
+  if (typeof ops === 'string') {
     for (const item of ops.split(',')) if (!(PUB_OPERATIONS as readonly string[]).includes(item)) out.push(internal('metadata', `annotation[${PubProtectOperationAnnotation}] is invalid`));
   }
   const total = a[PubProtectTotalReplicasAnnotation];
-  if (total !== undefined && !isInt32(total)) out.push(internal('metadata', `annotation[${PubProtectTotalReplicasAnnotation}] is invalid`));
+  if (typeof total === 'string' && !isInt32(total)) out.push(internal('metadata', `annotation[${PubProtectTotalReplicasAnnotation}] is invalid`));
   return out;
 }
 
@@ -52,7 +52,7 @@ function validateIntOrPercent(v: IntOrString, field: string): Violation[] {
 
 function validateSpec(pub: PodUnavailableBudget): Violation[] {
   const out: Violation[] = [];
-  const spec = pub.spec ?? {};
+  const spec = { ...pub.spec, selector: pub.spec?.selector ?? undefined, targetRef: pub.spec?.targetRef ?? undefined };
   if (!spec.selector && !spec.targetRef) out.push(required('spec.selector, targetRef', 'no selector or targetRef defined in PodUnavailableBudget'));
   else if (spec.selector && spec.targetRef) out.push(required('spec.selector, targetRef', 'selector and targetRef are mutually exclusive'));
   else if (spec.targetRef) {
