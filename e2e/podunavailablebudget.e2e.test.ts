@@ -71,11 +71,12 @@ describe('PodUnavailableBudget', { skip: typeof s === 'string' ? s : false, time
     await untilStatus('pub-del', { unavailableAllowed: 1, currentAvailable: 3, desiredAvailable: 2, totalReplicas: 3 });
     assert.deepEqual(kubectlOk(['get', 'pub', 'pub-del', '-n', ns, '--no-headers']).trim().split(/\s+/), ['pub-del', '1', '3', '2', '3'], 'printer columns Allowed Current Desired Total');
 
+    // The webhook spends from its informer's copy first: give the status the controller just wrote a moment to arrive.
+    await new Promise((r) => setTimeout(r, 1_000));
     // No kubelet finishes the deletion on the stand-in node: the pod stays, deleting, i.e. unavailable.
     kubectlOk(['delete', 'pod', 'del-0', '-n', ns, '--wait=false']);
-    const spent = await pubStatus('pub-del');
-    assert.equal(spent.status?.unavailableAllowed, 0);
-    assert.ok(spent.status?.disruptedPods?.['del-0'], 'del-0 recorded as disrupted');
+    // Spent by the webhook (del-0 in disruptedPods), or already recounted by the controller (del-0 deleting): none left.
+    assert.equal((await pubStatus('pub-del')).status?.unavailableAllowed, 0);
 
     const second = kubectl(['delete', 'pod', 'del-1', '-n', ns, '--wait=false']);
     assert.notEqual(second.code, 0);
@@ -95,9 +96,8 @@ describe('PodUnavailableBudget', { skip: typeof s === 'string' ? s : false, time
     await untilStatus('pub-take', { unavailableAllowed: 1 });
     // The status as OpenKruise's webhook leaves it after admitting an eviction of take-2 (metav1.Time, whole seconds).
     const at = new Date(Math.floor(Date.now() / 1000) * 1000).toISOString().replace('.000Z', 'Z');
-    const current = await pubStatus('pub-take');
-    await rest.replace(resources.podUnavailableBudgets, { ...current, status: { observedGeneration: pub.metadata?.generation ?? 1, disruptedPods: { 'take-2': at },
-      unavailableAllowed: 0, currentAvailable: 3, desiredAvailable: 2, totalReplicas: 3 } }, { subresource: 'status' });
+    await rest.patch(resources.podUnavailableBudgets, { namespace: ns, name: 'pub-take', subresource: 'status' }, 'merge', { status: {
+      observedGeneration: pub.metadata?.generation ?? 1, disruptedPods: { 'take-2': at }, unavailableAllowed: 0, currentAvailable: 3, desiredAvailable: 2, totalReplicas: 3 } });
     const refused = kubectl(['delete', 'pod', 'take-0', '-n', ns, '--wait=false']);
     assert.match(refused.stderr, /pub unavailable allowed is negative/, 'the record written by OpenKruise keeps the budget spent');
     // take-2 was never deleted: after upstream's 20 s the controller drops the record with NotDeleted and frees the unit.
