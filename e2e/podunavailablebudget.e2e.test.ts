@@ -66,8 +66,8 @@ describe('PodUnavailableBudget', { skip: typeof s === 'string' ? s : false, time
   });
 
   it('maxUnavailable 1 over 3 pods: the first delete is admitted, a second delete and an eviction are refused while the first pod is unavailable', async () => {
-    await createPub('pub-del', 'del');
-    await threeGuardedPods('del', 'del', 'pub-del');
+    await createPub('pub-del', 'pub-del');
+    await threeGuardedPods('del', 'pub-del', 'pub-del');
     await untilStatus('pub-del', { unavailableAllowed: 1, currentAvailable: 3, desiredAvailable: 2, totalReplicas: 3 });
     assert.deepEqual(kubectlOk(['get', 'pub', 'pub-del', '-n', ns, '--no-headers']).trim().split(/\s+/), ['pub-del', '1', '3', '2', '3'], 'printer columns Allowed Current Desired Total');
 
@@ -91,8 +91,8 @@ describe('PodUnavailableBudget', { skip: typeof s === 'string' ? s : false, time
   });
 
   it('a PUB whose status OpenKruise v1.9.0 wrote is taken over: its records are honoured and expire as upstream\'s', async () => {
-    const pub = await createPub('pub-take', 'take');
-    await threeGuardedPods('take', 'take', 'pub-take');
+    const pub = await createPub('pub-take', 'pub-take');
+    await threeGuardedPods('take', 'pub-take', 'pub-take');
     await untilStatus('pub-take', { unavailableAllowed: 1 });
     // The status as OpenKruise's webhook leaves it after admitting an eviction of take-2 (metav1.Time, whole seconds).
     const at = new Date(Math.floor(Date.now() / 1000) * 1000).toISOString().replace('.000Z', 'Z');
@@ -108,16 +108,16 @@ describe('PodUnavailableBudget', { skip: typeof s === 'string' ? s : false, time
   });
 
   it('with PodUnavailableBudgetUpdateGate: a SidecarSet rollout with maxUnavailable 3 over 3 guarded pods moves one pod at a time', async () => {
-    await createPub('pub-roll', 'roll');
-    await sets.create('pub-roll', 'roll', 'busybox:1.35.0', { maxUnavailable: 3 });
-    await threeGuardedPods('roll', 'roll', 'pub-roll');
+    await createPub('pub-roll', 'pub-roll');
+    await sets.create('pub-roll', 'pub-roll', 'busybox:1.35.0', { maxUnavailable: 3 });
+    await threeGuardedPods('roll', 'pub-roll', 'pub-roll');
     await untilStatus('pub-roll', { unavailableAllowed: 1, currentAvailable: 3 });
     await sets.setImage('pub-roll', 'busybox:1.36.0');
     let peak = 0;
-    await kubelet().until((ps) => ofApp(ps, 'roll').every((p) => sidecarImage(p) === 'busybox:1.36.0') && unavailable(ofApp(ps, 'roll')).length === 0, {
+    await kubelet().until((ps) => ofApp(ps, 'pub-roll').every((p) => sidecarImage(p) === 'busybox:1.36.0') && unavailable(ofApp(ps, 'pub-roll')).length === 0, {
       what: 'rollout under the PUB', timeoutMs: 240_000,
       check: (ps) => {
-        const down = unavailable(ofApp(ps, 'roll'));
+        const down = unavailable(ofApp(ps, 'pub-roll'));
         peak = Math.max(peak, down.length);
         assert.ok(down.length <= 1, `the PUB allows one unavailable pod, saw ${down.join(', ')}`);
       },
