@@ -1,6 +1,7 @@
 // Every controller the manager can run, in start order. CONTROLLERS=a,b limits a process to some of them.
 import { cloneSetController } from './cloneset/controller.js';
 import { podReadinessController } from './podreadiness/controller.js';
+import { podUnavailableBudgetController } from './podunavailablebudget/controller.js';
 import { containerRecreateRequestController } from './containerrecreaterequest/controller.js';
 import { imageListPullJobController } from './imagelistpulljob/controller.js';
 import { imagePullJobController } from './imagepulljob/controller.js';
@@ -20,4 +21,5 @@ export const controllers: readonly Controller[] = [
   sidecarSetController,
   cloneSetController,
   podReadinessController,
+  podUnavailableBudgetController,
 ];

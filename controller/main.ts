@@ -115,7 +115,7 @@ async function main(): Promise<void> {
       onStoppedLeading: () => { if (!closing) shutdown('leadership lost', 1); },
     }, stop.signal);
   }
-  const gatedOff = allControllers.filter((c) => !controllers.includes(c) && c.featureGate && !config.featureGates[c.featureGate]);
+  const gatedOff = allControllers.filter((c) => !controllers.includes(c) && c.featureGate && !config.featureGates[c.featureGate] && !(c.orFeatureGate && config.featureGates[c.orFeatureGate]));
   log.info({ version: VERSION, controllers: controllers.map((c) => c.name), gatedOff: gatedOff.map((c) => `${c.name} (${c.featureGate})`), leaderElect: config.leaderElect },
     'controller manager started');
 }

@@ -23,7 +23,7 @@ export async function runControllers(controllers: readonly Controller[], deps: C
  * gate is off, are an error saying what to change; with `enabled` empty, gated-off controllers are just left out.
  */
 export function selectControllers(all: readonly Controller[], enabled: readonly string[], gates: Readonly<Partial<Record<FeatureGate, boolean>>> = {}): Controller[] {
-  const gateOn = (c: Controller) => c.featureGate === undefined || gates[c.featureGate] === true;
+  const gateOn = (c: Controller) => c.featureGate === undefined || gates[c.featureGate] === true || (c.orFeatureGate !== undefined && gates[c.orFeatureGate] === true);
   if (enabled.length === 0) return all.filter(gateOn);
   const known = new Map(all.map((c) => [c.name, c]));
   const unknown = enabled.filter((n) => !known.has(n));

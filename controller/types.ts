@@ -38,6 +38,8 @@ export interface Controller {
   workers: number;
   /** Runs only while this feature gate is on (FEATURE_GATES), as upstream adds gated controllers only then. */
   featureGate?: FeatureGate;
+  /** Runs also while this gate is on (the PUB controller runs with either PUB gate). */
+  orFeatureGate?: FeatureGate;
   /**
    * Called once, when this replica becomes leader: subscribe to the caches the controller watches (mapping each
    * change to the keys it affects) and return the reconcile function. Workers start after every cache synced.

@@ -92,8 +92,15 @@ describe('charts/kruise-ts', { skip: noHelm }, () => {
     assert.deepEqual(pod?.namespaceSelector?.matchLabels, { 'kruise.io/inject': 'on' });
     assert.deepEqual(pod?.namespaceSelector?.matchExpressions.map((e) => e.key), ['control-plane', 'kubernetes.io/metadata.name', 'tier']);
     assert.deepEqual(pod?.objectSelector, { matchExpressions: [{ key: 'kruise.io/skip', operator: 'DoesNotExist' }] });
-    const others = objs.filter((o) => o.kind.endsWith('WebhookConfiguration')).flatMap((o) => o.webhooks ?? []).filter((w) => w.name !== 'mpod.kb.io');
-    assert.equal(others.length, 12);
+    const podHooks = ['mpod.kb.io', 'vpod.kb.io', 'vpodeviction.kb.io'];
+    const hooks = objs.filter((o) => o.kind.endsWith('WebhookConfiguration')).flatMap((o) => o.webhooks ?? []);
+    for (const w of hooks.filter((x) => podHooks.includes(x.name))) {
+      assert.equal(w.failurePolicy, 'Ignore', w.name);
+      assert.equal(w.timeoutSeconds, 5, w.name);
+      assert.deepEqual(w.objectSelector, { matchExpressions: [{ key: 'kruise.io/skip', operator: 'DoesNotExist' }] }, w.name);
+    }
+    const others = hooks.filter((w) => !podHooks.includes(w.name));
+    assert.equal(others.length, 13);
     for (const w of others) {
       assert.equal(w.failurePolicy, 'Fail', w.name);
       assert.equal(w.timeoutSeconds, 15, w.name);
@@ -103,6 +110,23 @@ describe('charts/kruise-ts', { skip: noHelm }, () => {
     assert.equal(defaults?.failurePolicy, 'Fail');
     assert.equal(defaults?.timeoutSeconds, 10);
     assert.equal(defaults?.objectSelector, undefined);
+  });
+
+  it('PodUnavailableBudget webhooks follow the gates (DELETE + eviction by default; UPDATE and pods/resize with the UpdateGate; none without PodWebhook)', () => {
+    const hooks = (featureGates?: string) => render(featureGates === undefined ? {} : { featureGates })
+      .filter((o) => o.kind === 'ValidatingWebhookConfiguration').flatMap((o) => o.webhooks ?? []);
+    const rules = (ws: ReturnType<typeof hooks>, name: string) => (ws.find((w) => w.name === name) as { rules?: { operations: string[]; resources: string[] }[] } | undefined)?.rules;
+    const byDefault = hooks();
+    assert.deepEqual(rules(byDefault, 'vpod.kb.io'), [{ apiGroups: [''], apiVersions: ['v1'], operations: ['DELETE'], resources: ['pods'] }]);
+    assert.deepEqual(rules(byDefault, 'vpodeviction.kb.io')?.map((r) => [r.operations, r.resources]), [[['CREATE'], ['pods/eviction']]]);
+    assert.ok(byDefault.some((w) => w.name === 'vpodunavailablebudget.kb.io'));
+    const update = hooks('PodUnavailableBudgetUpdateGate=true');
+    assert.deepEqual(rules(update, 'vpod.kb.io')?.map((r) => [r.operations, r.resources]), [[['UPDATE', 'DELETE'], ['pods']], [['UPDATE'], ['pods/resize']]]);
+    const updateOnly = hooks('PodUnavailableBudgetDeleteGate=false, PodUnavailableBudgetUpdateGate=true');
+    assert.deepEqual(rules(updateOnly, 'vpod.kb.io')?.map((r) => r.operations), [['UPDATE'], ['UPDATE']]);
+    assert.equal(rules(updateOnly, 'vpodeviction.kb.io'), undefined);
+    const off = hooks('PodWebhook=false,PodUnavailableBudgetUpdateGate=true');
+    assert.equal(off.some((w) => w.name === 'vpod.kb.io' || w.name === 'vpodeviction.kb.io'), false);
   });
 
   it('manager.replicas sets both Deployments, per-Deployment values override it', () => {

@@ -41,7 +41,7 @@ function upstream(): Map<string, Paths> {
 }
 
 const ours = (plural: string): Paths => {
-  const text = readFileSync(join(repoRoot, CRD_DIR, crdFileName({ plural } as never)), 'utf8');
+  const text = readFileSync(join(repoRoot, CRD_DIR, crdFileName(CRDS.find((c) => c.plural === plural) ?? ({ plural } as never))), 'utf8');
   return parse(crdPaths((loadAll(text) as (Record<string, unknown> | null)[]).find((d) => d)!));
 };
 

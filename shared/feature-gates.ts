@@ -37,6 +37,10 @@ export const GATE_DEFAULTS = {
   EnableSortSidecarContainerByName: false,
   PreDownloadImageForInPlaceUpdate: false,
   ImageVolume: false,
+  PodUnavailableBudgetDeleteGate: true,
+  PodUnavailableBudgetUpdateGate: false,
+  // Read by PUB only: off, UPDATE in a PUB's protected operations implies RESIZE (spec/availability-guards.md §3.4).
+  InPlacePodVerticalScaling: false,
 } as const;
 export type FeatureGate = keyof typeof GATE_DEFAULTS;
 
@@ -92,7 +96,11 @@ export function parseFeatureGates(value: string): ParsedGates {
     gates[name] = set.has(name) || set.has('AllAlpha') || set.has('AllBeta') ? effective.get(name)! : GATE_DEFAULTS[name];
   }
   if (!gates.KruiseDaemon) gates.ImagePullJobGate = false;
-  if (!gates.PodWebhook) gates.SidecarSetPatchPodMetadataDefaultsAllowed = false;
+  if (!gates.PodWebhook) {
+    gates.SidecarSetPatchPodMetadataDefaultsAllowed = false;
+    gates.PodUnavailableBudgetDeleteGate = false;
+    gates.PodUnavailableBudgetUpdateGate = false;
+  }
   const unimplemented = [...set].filter(([name]) => name in UPSTREAM_GATES && !implemented(name)).map(([n, on]) => `${n}=${on}`);
   return { gates, unimplemented, problems };
 }

@@ -4,6 +4,7 @@
 // and the daemon (shared/kube/informer-factory.ts): paged lists, bookmarks, timeouts, an idle watch re-opened.
 import type { V1ConfigMap, V1ControllerRevision, V1Namespace, V1Node, KubernetesObject } from '@kubernetes/client-node';
 import type { Pod } from '../shared/api/meta.js';
+import type { PodUnavailableBudget } from '../shared/api/pod-unavailable-budget.js';
 import type { SidecarSet } from '../shared/api/sidecarset.js';
 import { cacheHealth, type CacheHealth } from '../shared/kube/cache-health.js';
 import type { Cache } from '../shared/kube/informer.js';
@@ -33,6 +34,9 @@ export interface AdmissionCaches extends CacheHealth {
   patchMetadataWhitelist(): string | undefined;
   fetchPod(namespace: string, name: string): Promise<Pod | undefined>;
   fetchNode(name: string): Promise<V1Node | undefined>;
+  /** The PodUnavailableBudgets of a namespace (cache order); empty while both PUB gates are off. */
+  pubs(namespace: string): readonly PodUnavailableBudget[];
+  pub(namespace: string, name: string): PodUnavailableBudget | undefined;
   /**
    * Resolves once the SidecarSet cache has listed; rejects after `ms` (the review then answers 500). The handlers that read SidecarSets
    * wait on it, as upstream's cache reads block until synced, because readiness does not (`readinessHealth`).
@@ -51,6 +55,8 @@ export interface CacheSet {
   namespaces: Cache<V1Namespace>;
   revisions: Cache<V1ControllerRevision>;
   configMaps: Cache<V1ConfigMap>;
+  /** Absent: no PUB informer (both PUB gates off, or a test/benchmark without PUBs). */
+  pubs?: Cache<PodUnavailableBudget & KubernetesObject>;
 }
 
 export interface Fetchers {
@@ -67,6 +73,20 @@ export function admissionCaches(caches: CacheSet, fetchers: Fetchers): Admission
       const labels = r.metadata?.labels ?? {};
       return labels[SIDECARSET_NAME_LABEL] === sidecarSetName && labels[CUSTOM_VERSION_LABEL] === customVersion;
     });
+  // PUBs by namespace, rebuilt on the first read after a change (one pass over the list).
+  let pubIndex: Map<string, PodUnavailableBudget[]> | undefined;
+  const pubCache = caches.pubs ?? staticCache<PodUnavailableBudget & KubernetesObject>([]);
+  pubCache.onChange(() => (pubIndex = undefined));
+  const pubsByNamespace = () => {
+    if (pubIndex) return pubIndex;
+    const index = new Map<string, PodUnavailableBudget[]>();
+    for (const p of pubCache.list()) {
+      const ns = p.metadata?.namespace ?? '';
+      if (!index.has(ns)) index.set(ns, []);
+      index.get(ns)!.push(p);
+    }
+    return (pubIndex = index);
+  };
   const byName = (a: SidecarSet, b: SidecarSet) => ((a.metadata?.name ?? '') < (b.metadata?.name ?? '') ? -1 : 1);
   return {
     sidecarSets: () => (sorted ??= Object.freeze([...caches.sidecarSets.list()].sort(byName))),
@@ -84,6 +104,8 @@ export function admissionCaches(caches: CacheSet, fetchers: Fetchers): Admission
     patchMetadataWhitelist: () => caches.configMaps.list().find((c) => c.metadata?.name === KRUISE_CONFIGURATION)?.data?.[PATCH_METADATA_WHITELIST_KEY],
     fetchPod: fetchers.fetchPod,
     fetchNode: fetchers.fetchNode,
+    pubs: (namespace) => pubsByNamespace().get(namespace) ?? [],
+    pub: (namespace, name) => pubCache.get(`${namespace}/${name}`),
     sidecarSetsSynced: (ms) => {
       if (caches.sidecarSets.isSynced()) return Promise.resolve();
       let timer: NodeJS.Timeout | undefined;
@@ -92,8 +114,8 @@ export function admissionCaches(caches: CacheSet, fetchers: Fetchers): Admission
       });
       return Promise.race([caches.sidecarSets.synced, late]).finally(() => clearTimeout(timer));
     },
-    readinessHealth: cacheHealth(() => Object.entries(caches).filter(([name]) => name !== 'sidecarSets')),
-    ...cacheHealth(() => Object.entries(caches)),
+    readinessHealth: cacheHealth(() => Object.entries(caches).filter(([name, c]) => name !== 'sidecarSets' && c !== undefined)),
+    ...cacheHealth(() => Object.entries(caches).filter(([, c]) => c !== undefined)),
   };
 }
 
@@ -112,8 +134,10 @@ export function staticCache<T extends KubernetesObject>(items: T[]): Cache<T> {
  * The four informers (sidecarsets, namespaces, and the controllerrevisions and kruise-configuration ConfigMap of the
  * kruise namespace) from `informers`, and Pod/Node lookups through `rest`, whose every request has a timeout.
  */
-export function startAdmissionCaches(informers: InformerFactory, rest: KubeRest, namespace: string): AdmissionCaches & { cacheSet: CacheSet } {
+export function startAdmissionCaches(informers: InformerFactory, rest: KubeRest, namespace: string, o: { pubs?: boolean } = {}): AdmissionCaches & { cacheSet: CacheSet } {
   const caches: CacheSet = {
+    // Only with a PUB gate on: the PUB CRD need not exist otherwise (upstream registers /validate-pod only then too).
+    ...(o.pubs ? { pubs: informers.cache<PodUnavailableBudget & KubernetesObject>(resources.podUnavailableBudgets) } : {}),
     sidecarSets: informers.cache<SidecarSet & KubernetesObject>(resources.sidecarSets),
     namespaces: informers.cache<V1Namespace & KubernetesObject>(resources.namespaces),
     revisions: informers.cache<V1ControllerRevision & KubernetesObject>(resources.controllerRevisions, { namespace }),

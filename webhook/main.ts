@@ -8,7 +8,7 @@ import { cacheProbes } from '../shared/kube/cache-health.js';
 import { makeKube, type Kube } from '../shared/kube/client.js';
 import { informerFactory } from '../shared/kube/informer-factory.js';
 import { makeRest, type KubeRest } from '../shared/kube/rest.js';
-import { resources } from '../shared/kube/resources.js';
+import { resources, withTypeMeta } from '../shared/kube/resources.js';
 import { sidecarSetCacheForm } from '../shared/kube/sidecarset-cache.js';
 import { systemClock } from '../certs/clock.js';
 import { fileSource } from '../certs/file-source.js';
@@ -20,7 +20,11 @@ import { certWriterProblem } from '../certs/writer-check.js';
 import { identityOnly, watchCaBundleObjects } from '../certs/config-watch.js';
 import { buildApp } from './app.js';
 import { drainThenClose } from './drain.js';
-import { startAdmissionCaches } from './caches.js';
+import { startAdmissionCaches, type AdmissionCaches } from './caches.js';
+import type { PodUnavailableBudget } from '../shared/api/pod-unavailable-budget.js';
+import { controllerOf } from '../shared/domain/pub/related.js';
+import { pubSpender, type SpendRequest, type SpendResult } from '../shared/domain/pub/spend.js';
+import { isConflict, isNotFound } from '../shared/kube/rest.js';
 import { makeRoutes } from './handlers/index.js';
 import { subjectAccess } from './subject-access.js';
 import { buildHealthApp } from './health.js';
@@ -109,6 +113,38 @@ function dryRunCreate(kube: Kube, namespace: string) {
   };
 }
 
+/** The whole spend of one PUB unit (4 attempts 500 ms apart) gives up after this, under the worker's 8 s RPC wait. */
+const PUB_SPEND_DEADLINE_MS = 6_000;
+
+/**
+ * The PUB budget spender and the ReplicaSet-owner read of /mutate-pod, on main (one per process, so the per-PUB lock
+ * and the remembered copies cover every worker), over a REST client whose every call times out at the admission
+ * call's bound. A spend past the deadline is refused; a write already sent may still land (budget spent, never
+ * over-spent).
+ */
+function pubCalls(kube: Kube, caches: AdmissionCaches) {
+  const rest = makeRest(kube.kc, { timeoutMs: ADMISSION_CALL_TIMEOUT_MS, userAgent: `kruise-webhook/${VERSION}` });
+  type PubObj = PodUnavailableBudget & KubernetesObject;
+  const spender = pubSpender({
+    store: {
+      cached: caches.pub,
+      get: (namespace, name) => rest.find<PubObj>(resources.podUnavailableBudgets, { namespace, name }),
+      updateStatus: (pub) => rest.replace(resources.podUnavailableBudgets, withTypeMeta(resources.podUnavailableBudgets, pub as PubObj), { subresource: 'status' }),
+    },
+    now: () => Date.now(),
+    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    isConflict, isNotFound, message: apiMessage,
+  });
+  return {
+    spendPub: (r: SpendRequest): Promise<SpendResult> => withinMs(spender.spend(r), PUB_SPEND_DEADLINE_MS, `spend PodUnavailableBudget ${r.namespace}/${r.pubName}`)
+      .catch((err: unknown) => ({ allowed: false as const, message: err instanceof Error ? err.message : String(err) })),
+    replicaSetOwner: async (namespace: string, name: string) => {
+      const rs = await withinMs(rest.find<KubernetesObject>(resources.replicaSets, { namespace, name }), ADMISSION_CALL_TIMEOUT_MS, 'get replicaset');
+      return rs ? controllerOf(rs as Parameters<typeof controllerOf>[0]) : undefined;
+    },
+  };
+}
+
 /** SubjectAccessReviews over their own REST client, whose timeout is the admission call's (review N-L3). */
 function sarClient(kube: Kube) {
   const rest = makeRest(kube.kc, { timeoutMs: ADMISSION_CALL_TIMEOUT_MS, userAgent: `kruise-webhook/${VERSION}` });
@@ -130,7 +166,8 @@ async function main(): Promise<void> {
   const rest = makeRest(kube.kc, { timeoutMs: config.apiTimeoutMs, watchIdleTimeoutMs: config.watchIdleTimeoutMs, userAgent: `kruise-webhook/${VERSION}` });
   // SidecarSets are cached in the internal form, whichever version is listed (shared/kube/sidecarset-cache.ts).
   const informers = informerFactory({ rest, signal: stop.signal, log, transform: (r) => (r === resources.sidecarSets ? sidecarSetCacheForm : undefined) });
-  const caches = startAdmissionCaches(informers, rest, config.namespace);
+  const pubGate = config.featureGates.PodUnavailableBudgetDeleteGate || config.featureGates.PodUnavailableBudgetUpdateGate;
+  const caches = startAdmissionCaches(informers, rest, config.namespace, { pubs: pubGate });
   const windows = { staleAfterMs: config.healthStaleAfterMs, livenessStaleAfterMs: config.livenessStaleAfterMs };
   const probes = cacheProbes(caches, windows);
   // Ready without the SidecarSets, so that /convert is reachable to list them (caches.ts readinessHealth).
@@ -150,7 +187,7 @@ async function main(): Promise<void> {
   log.info({ writer: config.certWriter }, 'waiting for the serving certificate');
   const first = await firstCertificate(source, stop.signal);
   if (!first) return;
-  const calls = { dryRunCreate: dryRunCreate(kube, config.namespace), canWrite: sarClient(kube) };
+  const calls = { dryRunCreate: dryRunCreate(kube, config.namespace), canWrite: sarClient(kube), ...(pubGate ? pubCalls(kube, caches) : {}) };
   // The handlers run in the pool's workers (webhook/pool/), over snapshots of these caches; the API calls they make
   // come back here as RPCs. The table built here gives the server its paths.
   const routes = makeRoutes({ caches, gates: config.featureGates, now: () => new Date(), random: Math.random, ...calls });

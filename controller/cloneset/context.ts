@@ -32,6 +32,8 @@ export interface CloneSetDeps {
   random: () => number;
   /** With the PreDownloadImageForInPlaceUpdate gate on: image pre-download (predownload.ts). */
   preDownload?: PreDownloadDeps;
+  /** With PodUnavailableBudgetUpdateGate on: the PUB pre-check before each pod update (pub-gate.ts). */
+  pubUpdateGate?: (pod: Pod) => Promise<boolean>;
 }
 
 export interface Round {

@@ -12,6 +12,7 @@ import { resources } from '../../shared/kube/resources.js';
 import type { Controller } from '../types.js';
 import { ResourceVersionExpectations, ScaleExpectations } from './expectations.js';
 import { OwnerIndex } from './owner-index.js';
+import { pubUpdateGate } from './pub-gate.js';
 import { cloneSetReconciler } from './reconcile.js';
 
 /** The CloneSet controlling `obj` (ownerReference kind CloneSet in apps.kruise.io), as `ns/name`. */
@@ -100,6 +101,7 @@ export const cloneSetController: Controller = {
     return cloneSetReconciler({
       rest: deps.rest, clock: deps.clock, log: deps.log, events: deps.events('cloneset-controller'),
       scaleExpectations, rvExpectations, random: Math.random, ...(preDownload && { preDownload }),
+      ...(deps.config.featureGates.PodUnavailableBudgetUpdateGate && { pubUpdateGate: pubUpdateGate(deps, deps.config.featureGates.InPlacePodVerticalScaling) }),
       cloneSets, revisions,
       podsOwnedBy: (uid) => podIndex.keys(uid).map((k) => pods.get(k)).filter((p): p is Pod => !!p),
       claimsOwnedBy: (uid) => claimIndex.keys(uid).map((k) => claims.get(k)).filter((c): c is Claim & KubernetesObject => !!c),

@@ -16,6 +16,7 @@ import { at, FIELD_MANAGER, requeueAfter, subject, type Round } from './context.
 import { writeLifecycle } from './lifecycle-write.js';
 import { inPlaceNotReadyPatch, inPlaceReadyPatch } from './pod-conditions.js';
 import { sortForUpdate } from './update-order.js';
+import { pubAllowsUpdate } from './pub-gate.js';
 
 /**
  * Pod writes of one round in flight at once. Upstream writes them one after another; here a rollout would then move
@@ -104,8 +105,10 @@ export async function syncUpdate(round: Round): Promise<Error | undefined> {
   const candidates = sortForUpdate(updateCandidates(round.pods, updateRev, diffs.updateNum), u);
   const chosen = limitUpdates(candidates, round.pods, target.metadata.name, diffs, round.strategy.minReadySeconds, round.nowMs);
   let error: Error | undefined;
+  let heldByPub = false;
   await forEachLimit(chosen, POD_WRITE_CONCURRENCY, async (pod) => {
     try {
+      if (heldByPub || !(await pubAllowsUpdate(round, pod))) { heldByPub = true; return; }
       await updateOne(round, pod, target);
     } catch (err) {
       error ??= err as Error;

@@ -13,6 +13,7 @@ import { imagePullJobController } from '../imagepulljob/controller.js';
 import { nodeImageController } from '../nodeimage/controller.js';
 import { resourceDistributionController } from '../resourcedistribution/controller.js';
 import { sidecarSetController } from '../sidecarset/controller.js';
+import { podUnavailableBudgetController } from '../podunavailablebudget/controller.js';
 
 type Obj = KubernetesObject & Record<string, unknown>;
 
@@ -74,5 +75,11 @@ export const TARGETS: readonly FuzzTarget[] = [
   {
     controller: resourceDistributionController, resource: resources.resourceDistributions, kind: 'ResourceDistribution', key: 'rd',
     fixture: () => ({ apiVersion: K, kind: 'ResourceDistribution', metadata: { name: 'rd', generation: 1 }, spec: { resource: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'shared' }, data: { a: 'b' } }, targets: { includedNamespaces: { list: [{ name: 'default' }] } } } }),
+  },
+  {
+    controller: podUnavailableBudgetController, resource: resources.podUnavailableBudgets, kind: 'PodUnavailableBudget', key: 'default/pub',
+    fixture: () => ({ apiVersion: 'policy.kruise.io/v1alpha1', kind: 'PodUnavailableBudget', metadata: { name: 'pub', namespace: 'default', generation: 1, annotations: { 'pub.kruise.io/protect-total-replicas': '2' } },
+      spec: { selector: { matchLabels: { app: 'web' } }, maxUnavailable: '50%' },
+      status: { unavailableAllowed: 0, currentAvailable: 0, desiredAvailable: 0, totalReplicas: 0, disruptedPods: { 'web-0': '2025-06-01T11:59:59Z' }, unavailablePods: { 'web-1': '2025-06-01T11:59:55Z' } } }),
   },
 ];

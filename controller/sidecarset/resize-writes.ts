@@ -17,6 +17,13 @@ export type ResizeOutcome =
 
 const REFUSALS = new Set([400, 403, 422]);
 
+/**
+ * A refusal of /validate-pod (vpod.kb.io): a PodUnavailableBudget with no budget left now, or its status write
+ * conflicting (spec/availability-guards.md §3.5).
+ */
+export const isPubRefusal = (message: string | undefined): boolean =>
+  /admission webhook "vpod\.kb\.io" denied|podunavailablebudget\.policy\.kruise\.io "[^"]*" is forbidden/.test(message ?? '');
+
 /** Sends the resize; a 404 for a pod that still exists is the subresource missing, not the pod. */
 export async function resizePod(rest: KubeRest, at: { namespace: string; name: string }, patch: object): Promise<ResizeOutcome> {
   try {
@@ -28,6 +35,8 @@ export async function resizePod(rest: KubeRest, at: { namespace: string; name: s
       return { kind: 'unsupported', message: 'the cluster has no pods/resize subresource (Kubernetes 1.33+ with InPlacePodVerticalScaling): resources changes reach new pods only' };
     }
     if (err.code === 405) return { kind: 'unsupported', message: `pods/resize is not allowed here (405 ${err.statusMessage}): resources changes reach new pods only` };
+    // A PodUnavailableBudget's refusal is for now, not for good: the error retries the reconcile with backoff.
+    if (err.code === 403 && isPubRefusal(err.statusMessage)) throw err;
     if (REFUSALS.has(err.code)) return { kind: 'refused', message: `${err.reason ?? err.code}: ${err.statusMessage}` };
     throw err;
   }

@@ -43,7 +43,7 @@ describe('CRD every-field fixtures (e2e/harness/crd-fixtures.ts)', () => {
       it(`${c.kind}: the fixture sets every field of the ${v.name} schema`, () => {
         const fixture = CRD_FIXTURES.find((f) => f.plural === c.plural && (f.version ?? 'v1alpha1') === v.name);
         assert.ok(fixture, `no ${v.name} fixture for ${c.plural}`);
-        assert.equal(fixture.object.apiVersion, `apps.kruise.io/${v.name}`);
+        assert.equal(fixture.object.apiVersion, `${c.group ?? 'apps.kruise.io'}/${v.name}`);
         const schema = v.schema as TSchema as Node;
         const have = new Set<string>();
         present(fixture.object, schema, '', have);

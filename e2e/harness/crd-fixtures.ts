@@ -276,6 +276,16 @@ export const CLONESET = {
 };
 
 /** Each fixture with the plural of its kind; `version` where the CRD serves more than v1alpha1 (default v1alpha1). */
+export const POD_UNAVAILABLE_BUDGET = {
+  apiVersion: 'policy.kruise.io/v1alpha1', kind: 'PodUnavailableBudget', metadata: { name: 'every-field', namespace: 'default' },
+  // selector and targetRef together pass the schema (the webhook refuses them together; the CRD test has no webhook).
+  spec: { selector: selector('pub'), targetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, maxUnavailable: '25%', minAvailable: 2 },
+  status: {
+    observedGeneration: 3, disruptedPods: { 'web-0': '2026-01-02T03:04:05Z' }, unavailablePods: { 'web-1': '2026-01-02T03:04:06Z' },
+    unavailableAllowed: 1, currentAvailable: 3, desiredAvailable: 2, totalReplicas: 4,
+  },
+};
+
 export const CRD_FIXTURES: readonly { plural: string; version?: string; object: { apiVersion: string; kind: string; metadata: object; spec?: unknown; status?: unknown } }[] = [
   { plural: 'clonesets', object: CLONESET },
   { plural: 'sidecarsets', object: SIDECARSET },
@@ -286,4 +296,5 @@ export const CRD_FIXTURES: readonly { plural: string; version?: string; object: 
   { plural: 'nodeimages', version: 'v1beta1', object: NODE_IMAGE_V1BETA1 },
   { plural: 'imagelistpulljobs', object: IMAGE_LIST_PULL_JOB },
   { plural: 'resourcedistributions', object: RESOURCE_DISTRIBUTION },
+  { plural: 'podunavailablebudgets', object: POD_UNAVAILABLE_BUDGET },
 ];

@@ -10,6 +10,7 @@ import { ContainerRecreateRequestSchema } from './container-recreate-request.js'
 import { ImageListPullJobSchema } from './image-list-pull-job.js';
 import { ImagePullJobSchema } from './image-pull-job.js';
 import { NodeImageSchema } from './node-image.js';
+import { PodUnavailableBudgetSchema, POLICY_GROUP } from './pod-unavailable-budget.js';
 import { NodeImageSchema as NodeImageV1beta1Schema } from './v1beta1/node-image.js';
 import { ResourceDistributionSchema } from './resource-distribution.js';
 import { SidecarSetSchema } from './sidecarset.js';
@@ -36,6 +37,8 @@ export interface CrdVersion {
 }
 
 export interface CrdSpec {
+  /** API group; absent: apps.kruise.io (PodUnavailableBudget is policy.kruise.io). */
+  group?: string;
   kind: string;
   plural: string;
   singular: string;
@@ -133,6 +136,16 @@ export const CRDS: readonly CrdSpec[] = [
     versions: [v1alpha1(NodeImageSchema, NODE_IMAGE_COLUMNS, false), version('v1beta1', NodeImageV1beta1Schema, NODE_IMAGE_COLUMNS)],
   },
   {
+    group: POLICY_GROUP, kind: 'PodUnavailableBudget', plural: 'podunavailablebudgets', singular: 'podunavailablebudget', shortNames: ['pub'], scope: 'Namespaced',
+    // Upstream's columns: no AGE (spec/availability-guards.md §1.1).
+    versions: [v1alpha1(PodUnavailableBudgetSchema, [
+      { name: 'Allowed', type: 'integer', jsonPath: '.status.unavailableAllowed', description: 'UnavailableAllowed is the number of pods that may still become unavailable.' },
+      { name: 'Current', type: 'integer', jsonPath: '.status.currentAvailable', description: 'CurrentAvailable is the number of available pods.' },
+      { name: 'Desired', type: 'integer', jsonPath: '.status.desiredAvailable', description: 'DesiredAvailable is the least number of available pods.' },
+      { name: 'Total', type: 'integer', jsonPath: '.status.totalReplicas', description: 'TotalReplicas is the expected number of pods.' },
+    ])],
+  },
+  {
     kind: 'ResourceDistribution', plural: 'resourcedistributions', singular: 'resourcedistribution', shortNames: ['distributor'], scope: 'Cluster',
     versions: [v1alpha1(ResourceDistributionSchema, [
       { name: 'TOTAL', type: 'integer', jsonPath: '.status.desired', description: 'The desired number of desired distribution and syncs.' },
@@ -148,4 +161,5 @@ export const CRDS: readonly CrdSpec[] = [
   },
 ];
 
-export const crdName = (c: CrdSpec) => `${c.plural}.${KRUISE_GROUP}`;
+export const crdGroup = (c: CrdSpec): string => c.group ?? KRUISE_GROUP;
+export const crdName = (c: CrdSpec) => `${c.plural}.${crdGroup(c)}`;

@@ -35,6 +35,10 @@ export const resources = {
   containerRecreateRequests: kruise('containerrecreaterequests', 'ContainerRecreateRequest', true),
   resourceDistributions: kruise('resourcedistributions', 'ResourceDistribution', false),
   cloneSets: kruise('clonesets', 'CloneSet', true),
+  podUnavailableBudgets: { group: 'policy.kruise.io', version: 'v1alpha1', plural: 'podunavailablebudgets', kind: 'PodUnavailableBudget', namespaced: true },
+  deployments: { group: 'apps', version: 'v1', plural: 'deployments', kind: 'Deployment', namespaced: true },
+  replicaSets: { group: 'apps', version: 'v1', plural: 'replicasets', kind: 'ReplicaSet', namespaced: true },
+  statefulSets: { group: 'apps', version: 'v1', plural: 'statefulsets', kind: 'StatefulSet', namespaced: true },
 } as const satisfies Record<string, Resource>;
 
 export const apiVersionOf = (r: Resource): string => (r.group ? `${r.group}/${r.version}` : r.version);

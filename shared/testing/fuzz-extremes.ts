@@ -119,6 +119,12 @@ export const EXTREMES_BY_KIND: Readonly<Record<string, readonly Setter[]>> = {
     listAt((i) => ({ name: `c${i}` }), 'spec', 'containers'), countAt('spec', 'strategy', 'minStartedSeconds'), countAt('spec', 'strategy', 'terminationGracePeriodSeconds'),
     countAt('spec', 'ttlSecondsAfterFinished'), countAt('spec', 'activeDeadlineSeconds'), nameAt('spec', 'podName'), nameAt('spec', 'containers', 0, 'name'),
   ],
+  PodUnavailableBudget: [
+    intOrStringAt('spec', 'maxUnavailable'), intOrStringAt('spec', 'minAvailable'), nameAt('metadata', 'name'),
+    (o, r) => setPath(o, ['status', 'disruptedPods'], Object.fromEntries(longList(r, (i) => [`web-${i}`, '2025-06-01T11:59:59Z']))),
+    (o, r) => setPath(o, ['metadata', 'annotations'], { 'pub.kruise.io/protect-total-replicas': String(extremeCount(r, 'raw')), 'kruise.io/pub-protect-operations': longList(r, () => 'DELETE').join(',') }),
+    listAt((i) => ({ key: `k${i}`, operator: 'In', values: ['v'] }), 'spec', 'selector', 'matchExpressions'),
+  ],
   ResourceDistribution: [
     listAt((i) => ({ name: `ns-${i}` }), 'spec', 'targets', 'includedNamespaces', 'list'), listAt((i) => ({ name: `ns-${i}` }), 'spec', 'targets', 'excludedNamespaces', 'list'),
     nameAt('metadata', 'name'), nameAt('spec', 'resource', 'metadata', 'name'),

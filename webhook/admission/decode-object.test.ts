@@ -117,7 +117,7 @@ describe('through the production routes', () => {
     { sidecarSets: staticCache([]), namespaces: staticCache([]), revisions: staticCache([]), configMaps: staticCache([]) },
     { fetchPod: async () => undefined, fetchNode: async () => undefined },
   );
-  const gates = testGates({ ResourceDistributionGate: true });
+  const gates = testGates({ ResourceDistributionGate: true, PodUnavailableBudgetUpdateGate: true });
   const { app } = testApp(makeRoutes({ caches, gates, now: () => new Date('2026-01-01T00:00:00Z'), random: () => 0.5 }));
   const kruise = (kind: string) => ({ group: 'apps.kruise.io', version: 'v1alpha1', kind });
   const post = async (url: string, body: unknown) => (await app.inject({ method: 'POST', url, payload: body as object })).json().response;
@@ -172,7 +172,7 @@ describe('deep nesting is refused with 400 on every route (review L1)', () => {
     { sidecarSets: staticCache([]), namespaces: staticCache([]), revisions: staticCache([]), configMaps: staticCache([]) },
     { fetchPod: async () => undefined, fetchNode: async () => undefined },
   );
-  const gates = testGates({ ResourceDistributionGate: true });
+  const gates = testGates({ ResourceDistributionGate: true, PodUnavailableBudgetUpdateGate: true });
   const routes = makeRoutes({ caches, gates, now: () => new Date('2026-01-01T00:00:00Z'), random: () => 0.5 });
   const { app } = testApp(routes);
   const kinds: Record<string, [string, string]> = {

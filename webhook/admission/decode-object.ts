@@ -325,7 +325,12 @@ function claimTemplateQuantityProblems(templates: unknown): string[] {
   return out;
 }
 
+export const PodUnavailableBudgetShape: Shape = obj({
+  metadata,
+  spec: obj({ selector: labelSelector, targetRef: obj({ apiVersion: str, kind: str, name: str }), maxUnavailable: intOrString, minAvailable: intOrString }),
+});
 export const PodDecoder: ObjectDecoder = { kind: 'Pod', shape: PodShape };
+export const PodUnavailableBudgetDecoder: ObjectDecoder = { kind: 'PodUnavailableBudget', shape: PodUnavailableBudgetShape };
 export const CloneSetDecoder: ObjectDecoder = { kind: 'CloneSet', shape: CloneSetShape, deep: cloneSetTemplateProblems };
 export const SidecarSetDecoder: ObjectDecoder = { kind: 'SidecarSet', shape: SidecarSetShape, deep: sidecarContainerProblems };
 export const ImagePullJobDecoder: ObjectDecoder = { kind: 'ImagePullJob', shape: ImagePullJobShape };

@@ -17,7 +17,7 @@ import { runCli } from './main.js';
 import { testGates } from '../../shared/testing/gates.js';
 
 const NS = 'kubernetes.io/metadata.name';
-const gates = testGates({ ResourceDistributionGate: true });
+const gates = testGates({ ResourceDistributionGate: true, PodUnavailableBudgetUpdateGate: true });
 const now = () => new Date('2026-01-01T00:00:00Z');
 
 /** v1alpha1 with both fields: the cluster keeps only the namespace, as a metadata.name selector (namespace wins). */

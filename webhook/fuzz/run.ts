@@ -6,6 +6,7 @@ import type { SidecarSet } from '../../shared/api/sidecarset.js';
 import { seededRandom } from '../../shared/testing/random.js';
 import { decodeReview } from '../admission/review.js';
 import { admissionCaches, staticCache } from '../caches.js';
+import { pubSpender } from '../../shared/domain/pub/spend.js';
 import { makeRoutes } from '../handlers/index.js';
 import type { WebhookRoute } from '../admission/route.js';
 import { testApp } from '../test-helpers.js';
@@ -26,14 +27,29 @@ const storedSets = (): SidecarSet[] => [
   } as SidecarSet,
 ];
 
+/** A PUB guarding the fixture pods (selector app=web) with budget left, so /validate-pod reaches the spend. */
+const FUZZ_PUB = {
+  metadata: { name: 'pub', namespace: 'default', resourceVersion: '1' },
+  spec: { selector: { matchLabels: { app: 'web' } }, maxUnavailable: 1 },
+  status: { unavailableAllowed: 1_000_000, currentAvailable: 3, desiredAvailable: 2, totalReplicas: 3 },
+};
+
+/** The real spender over an in-memory PUB whose every write succeeds (a fresh copy each time, so records never pile up). */
+function fuzzSpender() {
+  return pubSpender({
+    store: { cached: () => structuredClone(FUZZ_PUB), get: async () => structuredClone(FUZZ_PUB), updateStatus: async (p) => p },
+    now: () => Date.parse('2026-01-02T03:04:05Z'), sleep: async () => {}, isConflict: () => false, isNotFound: () => false, message: String,
+  });
+}
+
 /** The production handler table with every domain function behind it, on static caches. */
 export function fuzzRoutes(): WebhookRoute[] {
   const caches = admissionCaches(
-    { sidecarSets: staticCache(storedSets() as never[]), namespaces: staticCache([{ metadata: { name: 'default', labels: {} } }]), revisions: staticCache([]), configMaps: staticCache([]) },
+    { sidecarSets: staticCache(storedSets() as never[]), namespaces: staticCache([{ metadata: { name: 'default', labels: {} } }]), revisions: staticCache([]), configMaps: staticCache([]), pubs: staticCache([FUZZ_PUB]) },
     { fetchPod: async (_ns, name) => (name === "web-1" ? (structuredClone(FUZZ_POD) as unknown as Pod) : undefined), fetchNode: async (name) => ({ metadata: { name } }) },
   );
-  const gates = testGates({ ResourceDistributionGate: true });
-  return makeRoutes({ caches, gates, now: () => new Date('2026-01-02T03:04:05Z'), random: seededRandom(1) });
+  const gates = testGates({ ResourceDistributionGate: true, PodUnavailableBudgetUpdateGate: true });
+  return makeRoutes({ caches, gates, now: () => new Date('2026-01-02T03:04:05Z'), random: seededRandom(1), spendPub: fuzzSpender().spend, replicaSetOwner: async () => undefined });
 }
 
 export interface FuzzReport {

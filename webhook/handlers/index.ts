@@ -2,6 +2,7 @@
 // and the benchmark call it with static ones. Each entry pairs OpenKruise's path with a pure function from shared/domain.
 import type { V1ControllerRevision } from '@kubernetes/client-node';
 import type { ControllerRevisionLike } from '../../shared/api/controller-revision.js';
+import type { Pod } from '../../shared/api/meta.js';
 import type { SidecarSet } from '../../shared/api/sidecarset.js';
 import type { FeatureGate } from '../../shared/config.js';
 import type { InjectionContext } from '../../shared/domain/inject/index.js';
@@ -14,6 +15,9 @@ import { defaultImageListPullJob, validateImageListPullJob } from '../../shared/
 import { defaultImagePullJob, imagePullJobDenialCode, validateImagePullJob } from '../../shared/domain/validation/image-pull-job.js';
 import { defaultNodeImage, validateNodeImage } from '../../shared/domain/validation/node-image.js';
 import { validateResourceDistribution } from '../../shared/domain/validation/resource-distribution.js';
+import type { WorkloadRef } from '../../shared/domain/pub/related.js';
+import type { SpendRequest, SpendResult } from '../../shared/domain/pub/spend.js';
+import { validatePub } from '../../shared/domain/pub/validate.js';
 import { validateSidecarSet, type SidecarSetValidationContext } from '../../shared/domain/validation/sidecarset.js';
 import type { AdmissionRequest } from '../admission/review.js';
 import type { WebhookRoute } from '../admission/route.js';
@@ -26,10 +30,13 @@ import { mutateNodeImageRoute } from './mutate-node-image.js';
 import { mutatePodRoute } from './mutate-pod.js';
 import { mutateSidecarSetRoute } from './mutate-sidecarset.js';
 import { withV18Paths } from './paths.js';
+import { withRelatedPub } from './related-pub.js';
 import { validateCloneSetRoute } from './validate-cloneset.js';
 import { validateImageListPullJobRoute } from './validate-image-list-pull-job.js';
 import { validateImagePullJobRoute } from './validate-image-pull-job.js';
 import { validateNodeImageRoute } from './validate-node-image.js';
+import { validatePodRoute } from './validate-pod.js';
+import { validatePubRoute } from './validate-pub.js';
 import { validateResourceDistributionRoute } from './validate-resource-distribution.js';
 import { validateSidecarSetRoute } from './validate-sidecarset.js';
 import type { CanWrite } from './write-access.js';
@@ -43,6 +50,10 @@ export interface RouteDeps {
   dryRunCreate?: (resource: Record<string, unknown>) => Promise<string | undefined>;
   /** SubjectAccessReview for a ResourceDistribution's author (write-access.ts); offline callers leave it out. */
   canWrite?: CanWrite;
+  /** Spends one unit of a PodUnavailableBudget through the apiserver (main thread; shared/domain/pub/spend.ts). */
+  spendPub?: (r: SpendRequest) => Promise<SpendResult>;
+  /** A ReplicaSet's controller (its Deployment), for the related-pub lookup of a targetRef PUB. */
+  replicaSetOwner?: (namespace: string, name: string) => Promise<WorkloadRef | undefined>;
 }
 
 /** `view` of every SidecarSet in `list`, made once per list (the caches hand out the same array until one changes). */
@@ -116,8 +127,16 @@ const afterSidecarSetsSync = (deps: RouteDeps, route: WebhookRoute): WebhookRout
 /** The v1.9 routes, each also at its v1.8 path (paths.ts). */
 export function makeRoutes(deps: RouteDeps): WebhookRoute[] {
   const gates = deps.gates;
+  const pubGate = gates.PodUnavailableBudgetDeleteGate || gates.PodUnavailableBudgetUpdateGate;
+  const relatedPub = { pubs: deps.caches.pubs, ...(deps.replicaSetOwner ? { replicaSetOwner: deps.replicaSetOwner } : {}) };
   return withV18Paths([
-    afterSidecarSetsSync(deps, mutatePodRoute<InjectionContext>({ enabled: gates.PodWebhook, mutate: mutatePodOnCreate, context: (req) => podInjectionContext(deps, req) })),
+    afterSidecarSetsSync(deps, mutatePodRoute<InjectionContext>({ enabled: gates.PodWebhook, mutate: mutatePodOnCreate, context: (req) => podInjectionContext(deps, req),
+      ...(pubGate ? { after: (pod: Pod, req: AdmissionRequest) => withRelatedPub(pod, req.namespace ?? '', relatedPub) } : {}) })),
+    validatePodRoute({
+      gates: { podWebhook: gates.PodWebhook, deleteGate: gates.PodUnavailableBudgetDeleteGate, updateGate: gates.PodUnavailableBudgetUpdateGate, inPlacePodVerticalScaling: gates.InPlacePodVerticalScaling },
+      pub: deps.caches.pub, fetchPod: deps.caches.fetchPod, ...(deps.spendPub ? { spendPub: deps.spendPub } : {}),
+    }),
+    validatePubRoute({ enabled: pubGate, validate: validatePub, pubs: deps.caches.pubs }),
     mutateSidecarSetRoute({ defaults: (s) => defaultSidecarSet(s, { imageVolume: gates.ImageVolume }) }),
     afterSidecarSetsSync(deps, validateSidecarSetRoute<SidecarSetValidationContext>({ validate: (o: SidecarSet, old, ctx) => validateSidecarSet(o, old, ctx), context: (_req, view) => sidecarSetValidationContext(deps, view) })),
     mutateCloneSetRoute({ defaults: (cs, old) => defaultCloneSet(cs, old, { imageVolume: gates.ImageVolume }) }),

@@ -1,10 +1,11 @@
 // /mutate-pod: SidecarSet injection (spec §2). The handler only gathers context and diffs; the decision is pure.
 import type { Pod } from '../../shared/api/meta.js';
 import type { AdmissionRequest } from '../admission/review.js';
-import { allowed } from '../admission/response.js';
+import { allowed, patched } from '../admission/response.js';
+import { diffToPatch } from '../admission/patch.js';
 import type { WebhookRoute } from '../admission/route.js';
 import { PodDecoder } from '../admission/decode-object.js';
-import { decodeRequestObjects, diffNewObject } from './common.js';
+import { decodeRequestObjects, diffNewObject, requestObject } from './common.js';
 
 export interface MutatePodDeps<Ctx> {
   /**
@@ -16,6 +17,8 @@ export interface MutatePodDeps<Ctx> {
   mutate: (pod: Pod, ctx: Ctx) => Pod;
   /** Gathers the injection context from the caches (no API calls on the request path). */
   context: (req: AdmissionRequest) => Ctx;
+  /** Runs on the mutated pod before the diff: the PUB annotation (related-pub.ts), which sees the labels as injection left them. */
+  after?: (pod: Pod, req: AdmissionRequest) => Promise<Pod>;
 }
 
 /** Why a review is admitted untouched before any gathering (spec §2.2), or null to go on. */
@@ -31,11 +34,13 @@ export function mutatePodRoute<Ctx>(deps: MutatePodDeps<Ctx>): WebhookRoute {
   return {
     path: '/mutate-pod',
     name: 'mutate-pod',
-    handler: (req) => {
+    handler: async (req) => {
       if (!deps.enabled || podSkipReason(req) !== null) return allowed();
       decodeRequestObjects(req, PodDecoder);
       const ctx = deps.context(req);
-      return diffNewObject<Pod>(req, (pod) => deps.mutate(pod, ctx));
+      if (!deps.after) return diffNewObject<Pod>(req, (pod) => deps.mutate(pod, ctx));
+      const original = requestObject<Pod>(req);
+      return patched(diffToPatch(original, await deps.after(deps.mutate(original, ctx), req)));
     },
   };
 }

@@ -8,7 +8,7 @@ import { decodePatch, review, testApp } from '../test-helpers.js';
 import { makeRoutes } from './index.js';
 import { testGates } from '../../shared/testing/gates.js';
 
-const gates = testGates({ ResourceDistributionGate: true });
+const gates = testGates({ ResourceDistributionGate: true, PodUnavailableBudgetUpdateGate: true });
 const caches = admissionCaches(
   { sidecarSets: staticCache([]), namespaces: staticCache([]), revisions: staticCache([]), configMaps: staticCache([]) },
   { fetchPod: async () => undefined, fetchNode: async () => undefined },

@@ -11,7 +11,7 @@ import { makeRoutes } from './index.js';
 import { V18_PATHS } from './paths.js';
 import { testGates } from '../../shared/testing/gates.js';
 
-const gates = testGates({ ResourceDistributionGate: true });
+const gates = testGates({ ResourceDistributionGate: true, PodUnavailableBudgetUpdateGate: true });
 const cachesWith = (sidecarSets: object[] = []) => admissionCaches(
   { sidecarSets: staticCache(sidecarSets as never[]), namespaces: staticCache([{ metadata: { name: 'default', labels: { 'kubernetes.io/metadata.name': 'default' } } }]), revisions: staticCache([]), configMaps: staticCache([]) },
   { fetchPod: async () => undefined, fetchNode: async () => undefined },
@@ -34,6 +34,8 @@ const V19_PATHS = [
   '/validate-apps-kruise-io-v1alpha1-resourcedistribution',
   // CloneSet has only v1alpha1, and v1.9 keeps its versioned paths.
   '/mutate-apps-kruise-io-v1alpha1-cloneset', '/validate-apps-kruise-io-v1alpha1-cloneset',
+  // policy.kruise.io has no v1.8/v1.9 difference.
+  '/validate-pod', '/validate-policy-kruise-io-podunavailablebudget',
 ];
 const V18_ONLY = [
   '/mutate-apps-kruise-io-v1alpha1-sidecarset', '/validate-apps-kruise-io-v1alpha1-sidecarset',
@@ -49,7 +51,10 @@ test('the table serves every v1.9 path and, next to it, every v1.8 path, and not
 
 // Each path gets a review of the kind its webhook admits; the answer must echo the uid and not be a refusal of the
 // request itself (a 400 would mean the path is served by the wrong handler or not at all).
-const kindOf = (path: string) => path === '/mutate-pod'
+const kindOf = (path: string) => path === '/validate-pod'
+  ? { kind: { group: '', version: 'v1', kind: 'Pod' }, resource: { group: '', version: 'v1', resource: 'pods' }, namespace: 'default', operation: 'DELETE' as const, oldObject: { metadata: { name: 'p', namespace: 'default' }, spec: { containers: [{ name: 'a', image: 'a' }] } } }
+  : path.includes('podunavailablebudget') ? { kind: { group: 'policy.kruise.io', version: 'v1alpha1', kind: 'PodUnavailableBudget' }, namespace: 'default', object: { metadata: { name: 'p', namespace: 'default' }, spec: { selector: { matchLabels: { a: 'b' } }, maxUnavailable: 1 } } }
+  : path === '/mutate-pod'
   ? { kind: { group: '', version: 'v1', kind: 'Pod' }, resource: { group: '', version: 'v1', resource: 'pods' }, namespace: 'default', object: { metadata: { name: 'p', namespace: 'default' }, spec: { containers: [{ name: 'a', image: 'a' }] } } }
   : path.includes('cloneset') ? { kind: kind('v1alpha1', 'CloneSet'), namespace: 'default', operation: 'DELETE' as const, oldObject: { metadata: { name: 'c', namespace: 'default' } } }
   : path.includes('sidecarset') ? { kind: kind('v1alpha1', 'SidecarSet'), object: { metadata: { name: 's' }, spec: { selector: { matchLabels: { a: 'b' } }, containers: [defaulted] } } }

@@ -4,6 +4,7 @@
 // part is a plain array behind the same Cache interface the informers offer, so admissionCaches (caches.ts) and the
 // handlers run there unchanged.
 import type { V1ConfigMap, V1ControllerRevision, V1Namespace } from '@kubernetes/client-node';
+import type { PodUnavailableBudget } from '../../shared/api/pod-unavailable-budget.js';
 import type { SidecarSet } from '../../shared/api/sidecarset.js';
 import type { Cache } from '../../shared/kube/informer.js';
 import type { CacheSet } from '../caches.js';
@@ -16,6 +17,8 @@ export interface SnapshotParts {
   namespaces: ReadonlyArray<readonly [string, Record<string, string>]>;
   revisions: readonly V1ControllerRevision[];
   configMaps: readonly V1ConfigMap[];
+  /** PodUnavailableBudgets (the pod webhook reads their status; the spend itself goes to main, rpc.ts). */
+  pubs?: readonly PodUnavailableBudget[];
 }
 
 type Part = keyof SnapshotParts;
@@ -26,6 +29,7 @@ const read: { [K in Part]: (set: CacheSet) => SnapshotParts[K] } = {
   namespaces: (s) => s.namespaces.list().map((n) => [n.metadata?.name ?? '', n.metadata?.labels ?? {}] as const),
   revisions: (s) => s.revisions.list(),
   configMaps: (s) => s.configMaps.list(),
+  pubs: (s) => s.pubs?.list() ?? [],
 };
 
 export interface SnapshotSource {
@@ -58,8 +62,9 @@ export function snapshotSource(set: CacheSet, push: (parts: Partial<SnapshotPart
   set.namespaces.onChange(() => mark('namespaces'));
   set.revisions.onChange(() => mark('revisions'));
   set.configMaps.onChange(() => mark('configMaps'));
+  set.pubs?.onChange(() => mark('pubs'));
   return {
-    full: () => ({ sidecarSets: read.sidecarSets(set), sidecarSetsSynced: read.sidecarSetsSynced(set), namespaces: read.namespaces(set), revisions: read.revisions(set), configMaps: read.configMaps(set) }),
+    full: () => ({ sidecarSets: read.sidecarSets(set), sidecarSetsSynced: read.sidecarSetsSynced(set), namespaces: read.namespaces(set), revisions: read.revisions(set), configMaps: read.configMaps(set), pubs: read.pubs(set) }),
     stop: () => { stopped = true; clearTimeout(timer); },
   };
 }
@@ -91,6 +96,7 @@ export function snapshotCacheSet(): { set: CacheSet; apply(parts: Partial<Snapsh
   const namespaces = arrayCache<V1Namespace>(nameOf);
   const revisions = arrayCache<V1ControllerRevision>(nameOf);
   const configMaps = arrayCache<V1ConfigMap>(nameOf);
+  const pubs = arrayCache<PodUnavailableBudget>(nameOf);
   let synced = false;
   let markSynced!: () => void;
   const sidecarSetsSynced = new Promise<void>((resolve) => (markSynced = resolve));
@@ -99,6 +105,7 @@ export function snapshotCacheSet(): { set: CacheSet; apply(parts: Partial<Snapsh
     namespaces,
     revisions,
     configMaps,
+    pubs: pubs as CacheSet['pubs'] & object,
   };
   return {
     set,
@@ -107,6 +114,7 @@ export function snapshotCacheSet(): { set: CacheSet; apply(parts: Partial<Snapsh
       if (parts.namespaces) namespaces.replace(parts.namespaces.map(([name, labels]) => ({ metadata: { name, labels } })));
       if (parts.revisions) revisions.replace(parts.revisions);
       if (parts.configMaps) configMaps.replace(parts.configMaps);
+      if (parts.pubs) pubs.replace(parts.pubs);
       if (parts.sidecarSetsSynced && !synced) { synced = true; markSynced(); }
     },
   };

@@ -52,6 +52,8 @@ export function runWorker(makeRoutes: (deps: RouteDeps) => WebhookRoute[]): void
     random: Math.random,
     ...(data.rpcs.includes('dryRunCreate') ? { dryRunCreate: (r: Record<string, unknown>) => rpc.call('dryRunCreate', [r]) as Promise<string | undefined> } : {}),
     ...(data.rpcs.includes('canWrite') ? { canWrite: ((...args) => rpc.call('canWrite', args)) as CanWrite } : {}),
+    ...(data.rpcs.includes('spendPub') ? { spendPub: ((r) => rpc.call('spendPub', [r])) as NonNullable<RouteDeps['spendPub']> } : {}),
+    ...(data.rpcs.includes('replicaSetOwner') ? { replicaSetOwner: ((...args) => rpc.call('replicaSetOwner', args)) as NonNullable<RouteDeps['replicaSetOwner']> } : {}),
   };
   const handlers = new Map<string, AdmissionHandler>(makeRoutes(deps).map((r) => [r.path, r.handler]));
   // Fastify's own JSON parser with the server's poisoning policy (app.ts): __proto__ and constructor.prototype refused.

@@ -113,3 +113,34 @@ gate not named follows AllAlpha. Its RBAC is rendered only then (review N-M4).
 {{- end -}}
 {{- if $explicit }}{{ eq $explicit "true" }}{{ else }}{{ eq $allAlpha "true" }}{{ end -}}
 {{- end -}}
+
+{{/*
+"true" or "false": whether featureGates turns a gate on, read as shared/feature-gates.ts reads FEATURE_GATES (the
+last pair of a name wins; an unnamed gate follows AllAlpha/AllBeta by its stage, else its default).
+Args: (list $ "GateName" default stage), e.g. (list $ "PodUnavailableBudgetDeleteGate" true "beta").
+*/}}
+{{- define "kruise-ts.gate" -}}
+{{- $root := index . 0 -}}
+{{- $gate := index . 1 -}}
+{{- $default := index . 2 -}}
+{{- $all := ternary "AllAlpha" "AllBeta" (eq (index . 3) "alpha") -}}
+{{- $explicit := "" -}}
+{{- $allValue := "" -}}
+{{- range $part := splitList "," (toString $root.Values.featureGates) -}}
+{{- $kv := splitList "=" $part -}}
+{{- $name := trim (first $kv) -}}
+{{- $value := "" -}}
+{{- if gt (len $kv) 1 }}{{ $value = lower (trim (index $kv 1)) }}{{ end -}}
+{{- if eq $name $gate }}{{ $explicit = $value }}{{ end -}}
+{{- if eq $name $all }}{{ $allValue = $value }}{{ end -}}
+{{- end -}}
+{{- if $explicit }}{{ eq $explicit "true" }}{{ else if $allValue }}{{ eq $allValue "true" }}{{ else }}{{ $default }}{{ end -}}
+{{- end -}}
+
+{{/* The PUB gates as the webhook reads them: off when PodWebhook is off (shared/feature-gates.ts). */}}
+{{- define "kruise-ts.pubDeleteGate" -}}
+{{- and (eq (include "kruise-ts.gate" (list . "PodWebhook" true "beta")) "true") (eq (include "kruise-ts.gate" (list . "PodUnavailableBudgetDeleteGate" true "beta")) "true") -}}
+{{- end -}}
+{{- define "kruise-ts.pubUpdateGate" -}}
+{{- and (eq (include "kruise-ts.gate" (list . "PodWebhook" true "beta")) "true") (eq (include "kruise-ts.gate" (list . "PodUnavailableBudgetUpdateGate" false "alpha")) "true") -}}
+{{- end -}}
