@@ -13,6 +13,7 @@ import { imagePullJobController } from '../imagepulljob/controller.js';
 import { nodeImageController } from '../nodeimage/controller.js';
 import { resourceDistributionController } from '../resourcedistribution/controller.js';
 import { sidecarSetController } from '../sidecarset/controller.js';
+import { sidecarTerminatorController } from '../sidecarterminator/controller.js';
 
 type Obj = KubernetesObject & Record<string, unknown>;
 
@@ -74,5 +75,24 @@ export const TARGETS: readonly FuzzTarget[] = [
   {
     controller: resourceDistributionController, resource: resources.resourceDistributions, kind: 'ResourceDistribution', key: 'rd',
     fixture: () => ({ apiVersion: K, kind: 'ResourceDistribution', metadata: { name: 'rd', generation: 1 }, spec: { resource: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'shared' }, data: { a: 'b' } }, targets: { includedNamespaces: { list: [{ name: 'default' }] } } } }),
+  },
+  {
+    // A Job pod whose main container has exited, with a CRR-stopped sidecar, an ignore-exit-code one and a native one.
+    controller: sidecarTerminatorController, resource: resources.pods, kind: 'Pod', key: 'default/job',
+    fixture: () => {
+      const marker = [{ name: 'KRUISE_TERMINATE_SIDECAR_WHEN_JOB_EXIT', value: 'true' }];
+      const running = (name: string) => ({ name, image: 'busybox:1', imageID: '', containerID: `containerd://${name}`, ready: true, restartCount: 0, state: { running: { startedAt: '2025-06-01T11:00:00Z' } } });
+      return {
+        apiVersion: 'v1', kind: 'Pod', metadata: { name: 'job', namespace: 'default', uid: 'uid-job' },
+        spec: {
+          nodeName: 'n1', restartPolicy: 'Never',
+          initContainers: [{ name: 'native', image: 'busybox:1', restartPolicy: 'Always', env: marker }],
+          containers: [{ name: 'main', image: 'busybox:1' }, { name: 'side', image: 'busybox:1', env: marker },
+            { name: 'quiet', image: 'busybox:1', env: [...marker, { name: 'KRUISE_TERMINATE_SIDECAR_IGNORE_EXIT_CODE', value: 'true' }] }],
+        },
+        status: { phase: 'Running', containerStatuses: [
+          { ...running('main'), ready: false, state: { terminated: { exitCode: 0, finishedAt: '2025-06-01T11:59:00Z' } } }, running('side'), running('quiet')] },
+      } as Obj;
+    },
   },
 ];
