@@ -54,6 +54,8 @@ const allGates: Record<FeatureGate, boolean> = {
   PreDownloadImageForInPlaceUpdate: false,
   // Kubernetes' gate as the kruise manager has it by default (alpha in 1.32, off).
   ImageVolume: false,
+  // A controller's gate; nothing the webhook serves reads it.
+  SidecarTerminator: false,
 };
 
 /** A cache that only grows, telling listeners (the gatherers memoise their sorted view) about each addition. */

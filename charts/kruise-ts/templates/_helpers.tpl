@@ -113,3 +113,29 @@ gate not named follows AllAlpha. Its RBAC is rendered only then (review N-M4).
 {{- end -}}
 {{- if $explicit }}{{ eq $explicit "true" }}{{ else }}{{ eq $allAlpha "true" }}{{ end -}}
 {{- end -}}
+
+{{/*
+"true" when featureGates turns SidecarTerminator on, read as shared/feature-gates.ts reads FEATURE_GATES: the gate
+(alpha: AllAlpha when not named) and KruiseDaemon (beta: AllBeta when not named) both on, since upstream forces
+SidecarTerminator off without the daemon. The controllers' right to create ContainerRecreateRequests is rendered only
+then.
+*/}}
+{{- define "kruise-ts.sidecarTerminatorGate" -}}
+{{- $gate := "" -}}
+{{- $daemon := "" -}}
+{{- $allAlpha := "" -}}
+{{- $allBeta := "" -}}
+{{- range $part := splitList "," (toString .Values.featureGates) -}}
+{{- $kv := splitList "=" $part -}}
+{{- $name := trim (first $kv) -}}
+{{- $value := "" -}}
+{{- if gt (len $kv) 1 }}{{ $value = lower (trim (index $kv 1)) }}{{ end -}}
+{{- if eq $name "SidecarTerminator" }}{{ $gate = $value }}{{ end -}}
+{{- if eq $name "KruiseDaemon" }}{{ $daemon = $value }}{{ end -}}
+{{- if eq $name "AllAlpha" }}{{ $allAlpha = $value }}{{ end -}}
+{{- if eq $name "AllBeta" }}{{ $allBeta = $value }}{{ end -}}
+{{- end -}}
+{{- $on := eq (default $allAlpha $gate) "true" -}}
+{{- $daemonOff := eq (default $allBeta $daemon) "false" -}}
+{{- and $on (not $daemonOff) -}}
+{{- end -}}
