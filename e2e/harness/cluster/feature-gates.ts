@@ -2,4 +2,6 @@
 // as the Helm chart); the test install turns on every gated feature it tests, as OpenKruise's own e2e install does.
 // FEATURE_GATES in the caller's environment replaces this list (e.g. to test a gate that is off). ImageVolume is
 // Kubernetes' gate, which kruise's --feature-gates also sets: on, the image volume's pullPolicy is defaulted.
-export const e2eFeatureGates = process.env.FEATURE_GATES ?? 'ResourceDistributionGate=true,ImageVolume=true';
+// SidecarTerminator acts only on Job-like pods with marked sidecars (e2e/sidecar-terminator.e2e.test.ts), which no
+// other test makes.
+export const e2eFeatureGates = process.env.FEATURE_GATES ?? 'ResourceDistributionGate=true,ImageVolume=true,SidecarTerminator=true';

@@ -1,0 +1,85 @@
+// SidecarTerminator on the real node (kubelet v1.34 + containerd, the Helm-installed daemon): a Job pod whose sidecar
+// a SidecarSet injected with KRUISE_TERMINATE_SIDECAR_WHEN_JOB_EXIT=true completes once its main container exits,
+// the sidecar stopped by the daemon through CRR sidecar-termination-<pod uid>; a Job pod whose marked sidecar is
+// native is left to the kubelet, which stops it, with one event saying so. The gate is alpha and off by default, as
+// upstream's; the e2e install turns it on (harness/cluster/feature-gates.ts).
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Pod } from '../shared/api/meta.js';
+import { e2eFeatureGates } from './harness/cluster/feature-gates.js';
+import { eventually, getJson, kubectl, kubectlOk, serves, stack, untilInjected } from './harness/kube.js';
+import { needsPods } from './harness/release.js';
+
+const s = stack();
+const node = typeof s === 'string' ? undefined : s.realNode;
+const gateOn = /(^|,)\s*SidecarTerminator\s*=\s*true/i.test(e2eFeatureGates);
+const skip = needsPods(s) || (gateOn ? false : 'FEATURE_GATES does not turn SidecarTerminator on');
+const NS = 'e2e-sidecar-terminator';
+const SIDECARSET = 'e2e-st-job-sidecar';
+const MARKER = { name: 'KRUISE_TERMINATE_SIDECAR_WHEN_JOB_EXIT', value: 'true' };
+/** Exits 0 on SIGTERM (the trap runs between one-second sleeps), as a sidecar must for its Job pod to succeed. */
+const SIDECAR_CMD = ['sh', '-c', 'trap "exit 0" TERM; while true; do sleep 1; done'];
+
+interface Event { reason: string; message: string; type: string }
+const pod = (name: string) => getJson<Pod>(['pod', '-n', NS, name]);
+const events = (name: string) => getJson<{ items: Event[] }>(['events', '-n', NS, '--field-selector', `involvedObject.name=${name},reason=SidecarTerminator`]).items;
+const exitCodes = (p: Pod) => Object.fromEntries([...(p.status?.initContainerStatuses ?? []), ...(p.status?.containerStatuses ?? [])]
+  .map((c) => [c.name, c.state?.terminated?.exitCode ?? 'running']));
+
+describe('SidecarTerminator on the real node', { skip, timeout: 300_000 }, () => {
+  before(async () => {
+    kubectlOk(['create', 'namespace', NS]);
+    kubectlOk(['apply', '-f', '-'], JSON.stringify({
+      apiVersion: 'apps.kruise.io/v1alpha1', kind: 'SidecarSet', metadata: { name: SIDECARSET },
+      spec: { namespace: NS, selector: { matchLabels: { app: 'st-job' } }, updateStrategy: { type: 'NotUpdate' },
+        containers: [{ name: 'sidecar', image: 'busybox', command: SIDECAR_CMD, env: [MARKER] }] },
+    }));
+    await untilInjected(NS, { app: 'st-job' }, 'sidecar', 'busybox');
+  });
+  after(() => {
+    kubectl(['delete', 'namespace', NS, '--wait=false']);
+    kubectl(['delete', 'sidecarset', SIDECARSET, '--ignore-not-found']);
+  });
+
+  it('a Job pod with an injected marked sidecar ends Succeeded after its main container exits, through a CRR', async (t) => {
+    if (typeof s === 'string' || !(await serves(s, '/mutate-pod'))) return t.skip('the manager does not serve /mutate-pod');
+    kubectlOk(['create', '-f', '-'], JSON.stringify({
+      apiVersion: 'v1', kind: 'Pod', metadata: { name: 'job', namespace: NS, labels: { app: 'st-job' } },
+      spec: { nodeName: node!.name, restartPolicy: 'Never', terminationGracePeriodSeconds: 5,
+        containers: [{ name: 'main', image: 'busybox', command: ['sh', '-c', 'sleep 3'] }] },
+    }));
+    const created = pod('job');
+    assert.deepEqual(created.spec!.containers.map((c) => c.name), ['sidecar', 'main'], 'the SidecarSet injected the sidecar');
+    const done = await eventually('pod job Succeeded', () => { const p = pod('job'); return p.status?.phase === 'Succeeded' && p; }, 180_000)
+      .catch((err: Error) => { throw new Error(`${err.message}; last status ${JSON.stringify(pod('job').status)}`); });
+    assert.deepEqual(exitCodes(done), { sidecar: 0, main: 0 });
+    const crr = getJson<{ metadata: { ownerReferences: { kind: string; name: string; uid: string; controller: boolean }[] }; spec: Record<string, unknown>; status?: { phase?: string } }>(
+      ['containerrecreaterequest', '-n', NS, `sidecar-termination-${created.metadata!.uid}`]);
+    assert.deepEqual(crr.metadata.ownerReferences.map((o) => [o.kind, o.name, o.uid, o.controller]), [['Pod', 'job', created.metadata!.uid, true]]);
+    assert.deepEqual((crr.spec.containers as { name: string }[]).map((c) => c.name), ['sidecar']);
+    assert.deepEqual(crr.spec.strategy, { forceRecreate: true, failurePolicy: 'Ignore', terminationGracePeriodSeconds: 5 }, 'the webhook filled the pod\'s grace period');
+    assert.equal(crr.status?.phase, 'Recreating', 'restartPolicy Never: kubelet does not start the sidecar again, so the CRR waits for its pod to go (as upstream)');
+    const ev = await eventually('the SidecarTerminator event', () => events('job').length > 0 && events('job'), 30_000);
+    assert.deepEqual(ev.map((e) => [e.type, e.message]), [['Normal', 'Kruise SidecarTerminator is trying to terminate sidecar [sidecar] using crr']]);
+  });
+
+  it('a Job pod whose marked sidecar is native is left to the kubelet, with one event, and ends Succeeded', async () => {
+    kubectlOk(['create', '-f', '-'], JSON.stringify({
+      apiVersion: 'v1', kind: 'Pod', metadata: { name: 'native-job', namespace: NS },
+      spec: { nodeName: node!.name, restartPolicy: 'Never', terminationGracePeriodSeconds: 5,
+        initContainers: [{ name: 'proxy', image: 'busybox', restartPolicy: 'Always', command: SIDECAR_CMD, env: [MARKER] }],
+        containers: [{ name: 'main', image: 'busybox', command: ['sh', '-c', 'sleep 3'] }] },
+    }));
+    const uid = pod('native-job').metadata!.uid!;
+    const done = await eventually('pod native-job Succeeded', () => { const p = pod('native-job'); return p.status?.phase === 'Succeeded' && p; }, 180_000)
+      .catch((err: Error) => { throw new Error(`${err.message}; last status ${JSON.stringify(pod('native-job').status)}`); });
+    assert.equal(exitCodes(done).main, 0);
+    assert.notEqual(exitCodes(done).proxy, 'running', 'the kubelet stopped the native sidecar');
+    const ev = await eventually('the native-sidecar event', () => events('native-job').length > 0 && events('native-job'), 30_000);
+    // A few seconds more: further pod updates must not bring a second one.
+    await new Promise((r) => setTimeout(r, 3_000));
+    assert.equal(events('native-job').length, 1, JSON.stringify(events('native-job')));
+    assert.match(ev[0]!.message, /^Kruise SidecarTerminator leaves sidecar \[proxy\] to the kubelet/);
+    assert.notEqual(kubectl(['get', 'containerrecreaterequest', '-n', NS, `sidecar-termination-${uid}`]).code, 0, 'no CRR');
+  });
+});
