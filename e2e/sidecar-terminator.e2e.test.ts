@@ -64,28 +64,34 @@ describe('SidecarTerminator on the real node', { skip, timeout: 300_000 }, () =>
   });
 
   it('ignore-exit-code: the phase is set from the main container first, so a sidecar failing on SIGTERM cannot fail the pod', async () => {
-    // `side` stops through the CRR; `quiet` (ignore-exit-code) exits 1 on SIGTERM. Once `side` has ended the pod is
-    // marked Succeeded; `quiet` gets no CRR of its own (one name per pod, §11 quirk 13): the kubelet stops the
-    // containers of a pod whose phase is terminal.
+    // quiet-only: its one sidecar is ignore-exit-code, so the pod is marked Succeeded first and its CRR is created
+    // for a pod that is no longer active (the CRR webhook admits it for the SidecarTerminated condition).
+    // quiet-job: `side` stops through the CRR; once it has ended the pod is marked Succeeded, and `quiet` gets no CRR
+    // of its own (one name per pod, §11 quirk 13): the kubelet stops the containers of a pod whose phase is terminal.
     const quietCmd = ['sh', '-c', 'trap "exit 1" TERM; while true; do sleep 1; done'];
-    kubectlOk(['create', '-f', '-'], JSON.stringify({
-      apiVersion: 'v1', kind: 'Pod', metadata: { name: 'quiet-job', namespace: NS },
-      spec: { nodeName: node!.name, restartPolicy: 'Never', terminationGracePeriodSeconds: 5,
-        containers: [{ name: 'main', image: 'busybox', command: ['sh', '-c', 'sleep 3'] },
-          { name: 'side', image: 'busybox', command: SIDECAR_CMD, env: [MARKER] },
-          { name: 'quiet', image: 'busybox', command: quietCmd, env: [MARKER, { name: 'KRUISE_TERMINATE_SIDECAR_IGNORE_EXIT_CODE', value: 'true' }] }] },
-    }));
-    const uid = pod('quiet-job').metadata!.uid!;
-    const done = await eventually('every container of quiet-job ended', () => {
-      const p = pod('quiet-job');
-      return Object.values(exitCodes(p)).length === 3 && Object.values(exitCodes(p)).every((c) => c !== 'running') && p;
-    }, 180_000).catch((err: Error) => { throw new Error(`${err.message}; last status ${JSON.stringify(pod('quiet-job').status)}`); });
-    assert.equal(done.status?.phase, 'Succeeded');
-    assert.deepEqual(exitCodes(done), { main: 0, side: 0, quiet: 1 }, 'quiet failed on SIGTERM, and the pod still Succeeded');
-    const cond = done.status?.conditions?.find((c) => c.type === 'SidecarTerminated');
-    assert.deepEqual([cond?.status, cond?.message], ['True', 'Terminated by Sidecar Terminator']);
-    const crr = getJson<{ spec: { containers: { name: string }[] } }>(['containerrecreaterequest', '-n', NS, `sidecar-termination-${uid}`]);
-    assert.deepEqual(crr.spec.containers.map((c) => c.name), ['side']);
+    const quiet = { name: 'quiet', image: 'busybox', command: quietCmd, env: [MARKER, { name: 'KRUISE_TERMINATE_SIDECAR_IGNORE_EXIT_CODE', value: 'true' }] };
+    const mainC = { name: 'main', image: 'busybox', command: ['sh', '-c', 'sleep 3'] };
+    const create = (name: string, containers: object[]) => {
+      kubectlOk(['create', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: NS },
+        spec: { nodeName: node!.name, restartPolicy: 'Never', terminationGracePeriodSeconds: 5, containers } }));
+      return pod(name).metadata!.uid!;
+    };
+    const uids = { 'quiet-only': create('quiet-only', [mainC, quiet]), 'quiet-job': create('quiet-job', [mainC, { name: 'side', image: 'busybox', command: SIDECAR_CMD, env: [MARKER] }, quiet]) };
+    const ended = (name: string, n: number) => eventually(`every container of ${name} ended`, () => {
+      const p = pod(name);
+      const codes = Object.values(exitCodes(p));
+      return codes.length === n && codes.every((c) => c !== 'running') && p;
+    }, 180_000).catch((err: Error) => { throw new Error(`${err.message}; last status ${JSON.stringify(pod(name).status)}`); });
+    const crrOf = (name: keyof typeof uids) =>
+      getJson<{ spec: { containers: { name: string }[] } }>(['containerrecreaterequest', '-n', NS, `sidecar-termination-${uids[name]}`]).spec.containers.map((c) => c.name);
+    for (const [name, codes, crr] of [['quiet-only', { main: 0, quiet: 1 }, ['quiet']], ['quiet-job', { main: 0, side: 0, quiet: 1 }, ['side']]] as const) {
+      const done = await ended(name, Object.keys(codes).length);
+      assert.equal(done.status?.phase, 'Succeeded', name);
+      assert.deepEqual(exitCodes(done), codes, `${name}: quiet failed on SIGTERM, and the pod still Succeeded`);
+      const cond = done.status?.conditions?.find((c) => c.type === 'SidecarTerminated');
+      assert.deepEqual([cond?.status, cond?.message], ['True', 'Terminated by Sidecar Terminator'], name);
+      assert.deepEqual(crrOf(name), crr, name);
+    }
   });
 
   it('a Job pod whose marked sidecar is native is left to the kubelet, with one event, and ends Succeeded', async () => {
