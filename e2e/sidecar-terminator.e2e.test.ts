@@ -67,7 +67,8 @@ describe('SidecarTerminator on the real node', { skip, timeout: 300_000 }, () =>
     // quiet-only: its one sidecar is ignore-exit-code, so the pod is marked Succeeded first and its CRR is created
     // for a pod that is no longer active (the CRR webhook admits it for the SidecarTerminated condition).
     // quiet-job: `side` stops through the CRR; once it has ended the pod is marked Succeeded, and `quiet` gets no CRR
-    // of its own (one name per pod, §11 quirk 13): the kubelet stops the containers of a pod whose phase is terminal.
+    // of its own (one name per pod, §11 quirk 13): the kubelet stops the containers of a pod whose phase is terminal,
+    // at its next sync of the pod (a status change alone does not wake it: about a minute).
     const quietCmd = ['sh', '-c', 'trap "exit 1" TERM; while true; do sleep 1; done'];
     const quiet = { name: 'quiet', image: 'busybox', command: quietCmd, env: [MARKER, { name: 'KRUISE_TERMINATE_SIDECAR_IGNORE_EXIT_CODE', value: 'true' }] };
     const mainC = { name: 'main', image: 'busybox', command: ['sh', '-c', 'sleep 3'] };
