@@ -68,6 +68,15 @@ describe('sidecarterminator-controller over the fake cluster', () => {
     assert.equal(writes(w.cluster).length, 2, 'a terminal phase is not patched again');
   });
 
+  it('a refused status patch is an error with upstream\'s prefix (retried), and no CRR is made before the phase is set', async () => {
+    const w = world([main(), sidecar('quiet', { ignore: true })], { main: 0, quiet: 'running' });
+    const patch = w.cluster.rest.patch;
+    w.cluster.rest.patch = async () => { throw new Error('boom'); };
+    await assert.rejects(w.run(), /^Error: failed to patch pod status: boom$/);
+    w.cluster.rest.patch = patch;
+    assert.equal(w.crr(), undefined);
+  });
+
   it('a failed main container makes the ignore-exit-code pod Failed', async () => {
     const w = world([main(), sidecar('quiet', { ignore: true })], { main: 2, quiet: 'running' });
     await w.run();

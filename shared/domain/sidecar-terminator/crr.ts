@@ -19,7 +19,7 @@ export function terminationCrr(pod: Pod, containers: readonly string[]): Contain
       ownerReferences: [{ apiVersion: 'v1', kind: 'Pod', name: md.name ?? '', uid: md.uid ?? '', controller: true, blockOwnerDeletion: true }],
     },
     spec: { podName: md.name ?? '', containers: containers.map((name) => ({ name })), strategy: { forceRecreate: true, failurePolicy: 'Ignore' } },
-  } as ContainerRecreateRequest;
+  };
 }
 
 /** Go's `%v` of a string slice: `[a b]`. */
