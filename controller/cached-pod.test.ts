@@ -8,7 +8,7 @@ const full = (): Pod => ({
   metadata: { name: 'a', namespace: 'ns', uid: 'u', resourceVersion: '9', labels: { app: 'x' }, annotations: { k: 'v' },
     managedFields: [{ manager: 'kubectl' }], creationTimestamp: new Date(0), ownerReferences: [{ apiVersion: 'v1', kind: 'X', name: 'o', uid: 'o' }] },
   spec: {
-    nodeName: 'n1', readinessGates: [{ conditionType: 'G' }], tolerations: [{ key: 't' }], volumes: [{ name: 'v' }],
+    nodeName: 'n1', restartPolicy: 'Never', readinessGates: [{ conditionType: 'G' }], tolerations: [{ key: 't' }], volumes: [{ name: 'v' }],
     containers: [{ name: 'app', image: 'nginx:1', env: [{ name: 'E', value: '1' }], volumeMounts: [{ name: 'v', mountPath: '/v' }],
       resources: { requests: { cpu: '1' } }, resizePolicy: [{ resourceName: 'cpu', restartPolicy: 'NotRequired' }] }],
     initContainers: [{ name: 'side', image: 's:1', restartPolicy: 'Always', command: ['x'] }],
@@ -26,7 +26,7 @@ test('the cached pod keeps what the controllers read and nothing else', () => {
     apiVersion: 'v1', kind: 'Pod',
     metadata: { name: 'a', namespace: 'ns', uid: 'u', resourceVersion: '9', labels: { app: 'x' }, annotations: { k: 'v' },
       creationTimestamp: new Date(0), ownerReferences: [{ apiVersion: 'v1', kind: 'X', name: 'o', uid: 'o' }] },
-    spec: { nodeName: 'n1', readinessGates: [{ conditionType: 'G' }], containers: [{ name: 'app', image: 'nginx:1', env: [{ name: 'E', value: '1' }],
+    spec: { nodeName: 'n1', restartPolicy: 'Never', readinessGates: [{ conditionType: 'G' }], containers: [{ name: 'app', image: 'nginx:1', env: [{ name: 'E', value: '1' }],
       resources: { requests: { cpu: '1' } }, resizePolicy: [{ resourceName: 'cpu', restartPolicy: 'NotRequired' }] }],
       initContainers: [{ name: 'side', image: 's:1', restartPolicy: 'Always' }] },
     status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }],

@@ -6,7 +6,8 @@
 // Kept, by reader:
 // - metadata, all but managedFields: every controller (keys, labels, annotations, uid and resourceVersion for writes
 //   and events, deletionTimestamp, creationTimestamp for update order).
-// - spec.nodeName: imagepulljob targets, update order. spec.readinessGates: CRR readiness.
+// - spec.nodeName: imagepulljob targets, update order, SidecarTerminator's node. spec.readinessGates: CRR readiness.
+//   spec.restartPolicy: SidecarTerminator (Job-like pods).
 // - containers and initContainers: name, image (SidecarSet state and upgrade), env (launch-priority barrier),
 //   restartPolicy (native sidecars), resources and resizePolicy (SidecarSet in-place resize).
 // - status.phase, conditions: readiness everywhere. containerStatuses and initContainerStatuses: name, image,
@@ -50,6 +51,7 @@ export function cachedPod(pod: Pod): Pod {
   if (spec) {
     out.spec = { containers: spec.containers?.map(container) } as Pod['spec'];
     if (spec.nodeName !== undefined) out.spec!.nodeName = spec.nodeName;
+    if (spec.restartPolicy !== undefined) out.spec!.restartPolicy = spec.restartPolicy;
     if (spec.initContainers !== undefined) out.spec!.initContainers = spec.initContainers.map(container);
     if (spec.readinessGates !== undefined) out.spec!.readinessGates = spec.readinessGates;
   }

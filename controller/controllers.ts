@@ -9,6 +9,7 @@ import { launchPriorityController } from './launch-priority/controller.js';
 import { resourceDistributionController } from './resourcedistribution/controller.js';
 import { nodeImageController } from './nodeimage/controller.js';
 import { sidecarSetController } from './sidecarset/controller.js';
+import { sidecarTerminatorController } from './sidecarterminator/controller.js';
 import type { Controller } from './types.js';
 
 export const controllers: readonly Controller[] = [
@@ -22,4 +23,5 @@ export const controllers: readonly Controller[] = [
   cloneSetController,
   podReadinessController,
   podUnavailableBudgetController,
+  sidecarTerminatorController,
 ];

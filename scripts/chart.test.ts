@@ -308,6 +308,22 @@ describe('charts/kruise-ts', { skip: noHelm }, () => {
       assert.deepEqual(verbsOn(rd, 'secrets'), ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch']);
     });
 
+    it('the SidecarTerminator ClusterRole (CRR create) and its binding only with the gate on and KruiseDaemon not off, as FEATURE_GATES is read', () => {
+      const ST_ROLE = 'kruise-manager-sidecarterminator-role';
+      for (const gates of ['', 'ImagePullJobGate=true', 'SidecarTerminator=true', ' SidecarTerminator = TRUE ', 'SidecarTerminator=false', 'AllAlpha=true',
+        'AllAlpha=true,SidecarTerminator=false', 'SidecarTerminator=true,KruiseDaemon=false', 'SidecarTerminator=true,AllBeta=false',
+        'SidecarTerminator=true,AllBeta=false,KruiseDaemon=true', 'SidecarTerminator=false,SidecarTerminator=true']) {
+        const objs = render({ featureGates: gates });
+        const on = parseFeatureGates(gates).gates.SidecarTerminator;
+        assert.equal(!!find(objs, 'ClusterRole', ST_ROLE), on, `"${gates}": role`);
+        assert.equal(!!find(objs, 'ClusterRoleBinding', 'kruise-manager-sidecarterminator-rolebinding'), on, `"${gates}": binding`);
+      }
+      const crrVerbs = (objs: Obj[]) => [...new Set(clusterRules(objs, 'kruise-manager')
+        .filter((r) => r.apiGroups.includes('apps.kruise.io') && r.resources.includes('containerrecreaterequests')).flatMap((r) => r.verbs))];
+      assert.ok(!crrVerbs(render()).includes('create'), 'no CRR create without the gate');
+      assert.ok(crrVerbs(render({ featureGates: 'SidecarTerminator=true' })).includes('create'));
+    });
+
     it('kruise-manager: Secrets by GET only cluster-wide, list/watch only in kruise-daemon-config; no Secret or ConfigMap writes anywhere else', () => {
       const objs = render();
       const rules = clusterRules(objs, 'kruise-manager');

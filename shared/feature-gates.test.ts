@@ -18,8 +18,12 @@ const cases: { name: string; value: string; gates?: Partial<Record<keyof typeof 
   { name: 'PodWebhook=false forces SidecarSetPatchPodMetadataDefaultsAllowed off', value: 'PodWebhook=false,SidecarSetPatchPodMetadataDefaultsAllowed=true', gates: { PodWebhook: false, SidecarSetPatchPodMetadataDefaultsAllowed: false } },
   { name: 'a pre-download gate turns ImagePullJobGate on', value: 'ImagePullJobGate=false,PreDownloadImageForInPlaceUpdate=true', gates: { ImagePullJobGate: true, PreDownloadImageForInPlaceUpdate: true } },
   { name: 'KruiseDaemon=false forces the pre-download gate off', value: 'PreDownloadImageForInPlaceUpdate=true,KruiseDaemon=false', gates: { PreDownloadImageForInPlaceUpdate: false, ImagePullJobGate: false } },
-  { name: 'AllAlpha=true turns the alpha gates on', value: 'AllAlpha=true', gates: { ResourceDistributionGate: true, SidecarSetPatchPodMetadataDefaultsAllowed: true, EnableSortSidecarContainerByName: true, PodWebhook: true } },
+  { name: 'SidecarTerminator is off by default, as upstream (alpha)', value: 'PodWebhook=true', gates: { SidecarTerminator: false } },
+  { name: 'SidecarTerminator=true turns it on', value: 'SidecarTerminator=true', gates: { SidecarTerminator: true, KruiseDaemon: true } },
+  { name: 'KruiseDaemon=false forces SidecarTerminator off, as upstream', value: 'SidecarTerminator=true,KruiseDaemon=false', gates: { SidecarTerminator: false } },
+  { name: 'AllAlpha=true turns the alpha gates on', value: 'AllAlpha=true', gates: { ResourceDistributionGate: true, SidecarSetPatchPodMetadataDefaultsAllowed: true, EnableSortSidecarContainerByName: true, SidecarTerminator: true, PodWebhook: true } },
   { name: 'AllBeta=false turns the beta gates off', value: 'AllBeta=false', gates: { PodWebhook: false, KruiseDaemon: false, ImagePullJobGate: false } },
+  { name: 'AllAlpha=true with AllBeta=false: SidecarTerminator off with KruiseDaemon', value: 'AllAlpha=true,AllBeta=false', gates: { SidecarTerminator: false, KruiseDaemon: false } },
 ];
 
 for (const tc of cases) {

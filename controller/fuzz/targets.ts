@@ -14,6 +14,7 @@ import { nodeImageController } from '../nodeimage/controller.js';
 import { resourceDistributionController } from '../resourcedistribution/controller.js';
 import { sidecarSetController } from '../sidecarset/controller.js';
 import { podUnavailableBudgetController } from '../podunavailablebudget/controller.js';
+import { sidecarTerminatorController } from '../sidecarterminator/controller.js';
 
 type Obj = KubernetesObject & Record<string, unknown>;
 
@@ -81,5 +82,23 @@ export const TARGETS: readonly FuzzTarget[] = [
     fixture: () => ({ apiVersion: 'policy.kruise.io/v1alpha1', kind: 'PodUnavailableBudget', metadata: { name: 'pub', namespace: 'default', generation: 1, annotations: { 'pub.kruise.io/protect-total-replicas': '2' } },
       spec: { selector: { matchLabels: { app: 'web' } }, maxUnavailable: '50%' },
       status: { unavailableAllowed: 0, currentAvailable: 0, desiredAvailable: 0, totalReplicas: 0, disruptedPods: { 'web-0': '2025-06-01T11:59:59Z' }, unavailablePods: { 'web-1': '2025-06-01T11:59:55Z' } } }),
+  }, {
+    // A Job pod whose main container has exited, with a CRR-stopped sidecar, an ignore-exit-code one and a native one.
+    controller: sidecarTerminatorController, resource: resources.pods, kind: 'Pod', key: 'default/job',
+    fixture: () => {
+      const marker = [{ name: 'KRUISE_TERMINATE_SIDECAR_WHEN_JOB_EXIT', value: 'true' }];
+      const running = (name: string) => ({ name, image: 'busybox:1', imageID: '', containerID: `containerd://${name}`, ready: true, restartCount: 0, state: { running: { startedAt: '2025-06-01T11:00:00Z' } } });
+      return {
+        apiVersion: 'v1', kind: 'Pod', metadata: { name: 'job', namespace: 'default', uid: 'uid-job' },
+        spec: {
+          nodeName: 'n1', restartPolicy: 'Never',
+          initContainers: [{ name: 'native', image: 'busybox:1', restartPolicy: 'Always', env: marker }],
+          containers: [{ name: 'main', image: 'busybox:1' }, { name: 'side', image: 'busybox:1', env: marker },
+            { name: 'quiet', image: 'busybox:1', env: [...marker, { name: 'KRUISE_TERMINATE_SIDECAR_IGNORE_EXIT_CODE', value: 'true' }] }],
+        },
+        status: { phase: 'Running', containerStatuses: [
+          { ...running('main'), ready: false, state: { terminated: { exitCode: 0, finishedAt: '2025-06-01T11:59:00Z' } } }, running('side'), running('quiet')] },
+      } as Obj;
+    },
   },
 ];

@@ -144,3 +144,8 @@ Args: (list $ "GateName" default stage), e.g. (list $ "PodUnavailableBudgetDelet
 {{- define "kruise-ts.pubUpdateGate" -}}
 {{- and (eq (include "kruise-ts.gate" (list . "PodWebhook" true "beta")) "true") (eq (include "kruise-ts.gate" (list . "PodUnavailableBudgetUpdateGate" false "alpha")) "true") -}}
 {{- end -}}
+
+{{/* SidecarTerminator as the controllers read it: off when KruiseDaemon is off, as upstream forces it. */}}
+{{- define "kruise-ts.sidecarTerminatorGate" -}}
+{{- and (eq (include "kruise-ts.gate" (list . "KruiseDaemon" true "beta")) "true") (eq (include "kruise-ts.gate" (list . "SidecarTerminator" false "alpha")) "true") -}}
+{{- end -}}
