@@ -11,6 +11,8 @@ import { ImageListPullJobSchema } from './image-list-pull-job.js';
 import { ImagePullJobSchema } from './image-pull-job.js';
 import { NodeImageSchema } from './node-image.js';
 import { NodeImageSchema as NodeImageV1beta1Schema } from './v1beta1/node-image.js';
+import { NodePodProbeSchema } from './node-pod-probe.js';
+import { PodProbeMarkerSchema } from './pod-probe-marker.js';
 import { ResourceDistributionSchema } from './resource-distribution.js';
 import { SidecarSetSchema } from './sidecarset.js';
 import { SidecarSetSchema as SidecarSetV1beta1Schema } from './v1beta1/sidecarset.js';
@@ -131,6 +133,14 @@ export const CRDS: readonly CrdSpec[] = [
   {
     kind: 'NodeImage', plural: 'nodeimages', singular: 'nodeimage', scope: 'Cluster',
     versions: [v1alpha1(NodeImageSchema, NODE_IMAGE_COLUMNS, false), version('v1beta1', NodeImageV1beta1Schema, NODE_IMAGE_COLUMNS)],
+  },
+  {
+    kind: 'NodePodProbe', plural: 'nodepodprobes', singular: 'nodepodprobe', scope: 'Cluster',
+    versions: [v1alpha1(NodePodProbeSchema, [])],
+  },
+  {
+    kind: 'PodProbeMarker', plural: 'podprobemarkers', singular: 'podprobemarker', scope: 'Namespaced',
+    versions: [v1alpha1(PodProbeMarkerSchema, [])],
   },
   {
     kind: 'ResourceDistribution', plural: 'resourcedistributions', singular: 'resourcedistribution', shortNames: ['distributor'], scope: 'Cluster',

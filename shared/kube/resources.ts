@@ -33,6 +33,8 @@ export const resources = {
   imagePullJobs: kruise('imagepulljobs', 'ImagePullJob', true, 'v1beta1'),
   imageListPullJobs: kruise('imagelistpulljobs', 'ImageListPullJob', true, 'v1beta1'),
   containerRecreateRequests: kruise('containerrecreaterequests', 'ContainerRecreateRequest', true),
+  nodePodProbes: kruise('nodepodprobes', 'NodePodProbe', false),
+  podProbeMarkers: kruise('podprobemarkers', 'PodProbeMarker', true),
   resourceDistributions: kruise('resourcedistributions', 'ResourceDistribution', false),
   cloneSets: kruise('clonesets', 'CloneSet', true),
 } as const satisfies Record<string, Resource>;
