@@ -37,6 +37,7 @@ export const GATE_DEFAULTS = {
   EnableSortSidecarContainerByName: false,
   PreDownloadImageForInPlaceUpdate: false,
   ImageVolume: false,
+  PodProbeMarkerGate: true,
 } as const;
 export type FeatureGate = keyof typeof GATE_DEFAULTS;
 
@@ -91,7 +92,10 @@ export function parseFeatureGates(value: string): ParsedGates {
     // kruise-ts's own defaults stand where the user said nothing (upstream's chart sets ImagePullJobGate=true).
     gates[name] = set.has(name) || set.has('AllAlpha') || set.has('AllBeta') ? effective.get(name)! : GATE_DEFAULTS[name];
   }
-  if (!gates.KruiseDaemon) gates.ImagePullJobGate = false;
+  if (!gates.KruiseDaemon) {
+    gates.ImagePullJobGate = false;
+    gates.PodProbeMarkerGate = false;
+  }
   if (!gates.PodWebhook) gates.SidecarSetPatchPodMetadataDefaultsAllowed = false;
   const unimplemented = [...set].filter(([name]) => name in UPSTREAM_GATES && !implemented(name)).map(([n, on]) => `${n}=${on}`);
   return { gates, unimplemented, problems };
