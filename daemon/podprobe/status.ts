@@ -23,11 +23,13 @@ export function validProbes(npp: NodePodProbe): Set<string> {
   return valid;
 }
 
-function upsert(status: PodProbeStatus[], r: ProbeResult, nowMs: number): void {
-  let pod = status.find((s) => s.uid === r.key.podUid);
+/** `byUid` indexes `status` (first entry per uid wins, as upstream's scan), so a sync stays linear in the results. */
+function upsert(status: PodProbeStatus[], byUid: Map<string, PodProbeStatus>, r: ProbeResult, nowMs: number): void {
+  let pod = byUid.get(r.key.podUid);
   if (!pod) {
     pod = { name: r.key.podName, namespace: r.key.podNs, uid: r.key.podUid };
     status.push(pod);
+    byUid.set(r.key.podUid, pod);
   }
   const states = (pod.probeStates ??= []);
   const next: ContainerProbeState = { name: r.key.probeName, state: r.state, lastProbeTime: metaTime(r.lastProbeTimeMs), lastTransitionTime: metaTime(nowMs) };
@@ -55,6 +57,8 @@ export function planStatus(npp: NodePodProbe, results: readonly ProbeResult[], f
     const kept = (old.probeStates ?? []).filter((s) => valid.has(`${old.uid}/${s.name}`)).map((s) => ({ ...s }));
     if (kept.length) statuses.push({ name: old.name, namespace: old.namespace, uid: old.uid, probeStates: kept });
   }
+  const byUid = new Map<string, PodProbeStatus>();
+  for (const p of statuses) if (!byUid.has(p.uid)) byUid.set(p.uid, p);
   const events: ProbeEvent[] = [];
   for (const r of results) {
     if (!valid.has(`${r.key.podUid}/${r.key.probeName}`)) continue;
@@ -64,7 +68,7 @@ export function planStatus(npp: NodePodProbe, results: readonly ProbeResult[], f
         type: 'Normal', reason: r.state === 'Succeeded' ? REASON_PROBE_SUCCEEDED : REASON_PROBE_FAILED, message: r.message,
       });
     }
-    upsert(statuses, r, nowMs);
+    upsert(statuses, byUid, r, nowMs);
   }
   const status: NodePodProbeStatus = statuses.length ? { podProbeStatuses: statuses } : {};
   return { status, events, changed: !sameStatus(npp.status ?? {}, status) };
