@@ -97,7 +97,7 @@ describe('NodePodProbe prober on the real node', { skip, timeout: 300_000 }, () 
       return st.length === 2 && st.every((x) => x.state === 'Failed') ? st : undefined;
     }, WAIT);
     const byName = Object.fromEntries(states.map((x) => [x.name, x]));
-    assert.match(byName['e2e#exec'].message ?? '', /\/tmp\/healthy: No such file or directory/, 'the exec message is stderr');
+    assert.match(byName['e2e#exec'].message ?? '', /^cat: can't open '\/tmp\/healthy': No such file or directory\n$/, 'the exec message is stderr');
     assert.match(byName['e2e#tcp'].message ?? '', /^dial tcp [\d.]+:8080: connect: connection refused$/);
     await eventually('a KruiseProbeFailed event on the pod', () => getJson<{ items: CoreV1Event[] }>(['events', '-n', NS, '--field-selector', `involvedObject.name=${POD}`]).items
       .some((e) => e.reason === 'KruiseProbeFailed' && e.type === 'Normal'), 30_000);
