@@ -10,6 +10,7 @@ import pino from 'pino';
 import type { NodePodProbe } from '../../shared/api/node-pod-probe.js';
 import { realClock } from '../../shared/clock.js';
 import { FakeRuntime } from '../../daemon/cri/fake-runtime.js';
+import type { Container, ContainerFilter } from '../../daemon/cri/runtime.js';
 import { ProbeResults } from '../../daemon/podprobe/results.js';
 import { statusSync } from '../../daemon/podprobe/status-sync.js';
 import { POD_UID_LABEL } from '../../daemon/podprobe/worker.js';
@@ -22,7 +23,20 @@ const server = createServer((s) => s.end());
 await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
 const port = (server.address() as AddressInfo).port;
 
-const runtime = new FakeRuntime();
+/** The fake CRI with ListContainers indexed by pod uid: a real runtime filters in its own process, not ours. */
+class IndexedRuntime extends FakeRuntime {
+  private readonly byUid = new Map<string, Container[]>();
+  index(): void {
+    for (const c of this.containers.values()) {
+      const uid = c.labels[POD_UID_LABEL];
+      this.byUid.set(uid, [...(this.byUid.get(uid) ?? []), { ...c }]);
+    }
+  }
+  override async listContainers(filter?: ContainerFilter): Promise<Container[]> {
+    return this.byUid.get(filter?.labelSelector?.[POD_UID_LABEL] ?? '') ?? [];
+  }
+}
+const runtime = new IndexedRuntime();
 let execs = 0;
 runtime.execHandler = () => { execs++; return { stdout: Buffer.from(execs % 7 ? 'ok' : 'slow'), stderr: Buffer.alloc(0), exitCode: 0 }; };
 const npp: NodePodProbe = { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'NodePodProbe', metadata: { name: 'node', resourceVersion: '1' }, spec: { podProbes: [] } };
@@ -35,6 +49,7 @@ for (let i = 0; i < pods; i++) {
   ] });
 }
 
+runtime.index();
 let current = structuredClone(npp);
 let writes = 0;
 let pending = false;

@@ -24,7 +24,7 @@ export function validProbes(npp: NodePodProbe): Set<string> {
 }
 
 /** `byUid` indexes `status` (first entry per uid wins, as upstream's scan), so a sync stays linear in the results. */
-function upsert(status: PodProbeStatus[], byUid: Map<string, PodProbeStatus>, r: ProbeResult, nowMs: number): void {
+function upsert(status: PodProbeStatus[], byUid: Map<string, PodProbeStatus>, r: ProbeResult, now: string, timeOf: (ms: number) => string): void {
   let pod = byUid.get(r.key.podUid);
   if (!pod) {
     pod = { name: r.key.podName, namespace: r.key.podNs, uid: r.key.podUid };
@@ -32,7 +32,7 @@ function upsert(status: PodProbeStatus[], byUid: Map<string, PodProbeStatus>, r:
     byUid.set(r.key.podUid, pod);
   }
   const states = (pod.probeStates ??= []);
-  const next: ContainerProbeState = { name: r.key.probeName, state: r.state, lastProbeTime: metaTime(r.lastProbeTimeMs), lastTransitionTime: metaTime(nowMs) };
+  const next: ContainerProbeState = { name: r.key.probeName, state: r.state, lastProbeTime: timeOf(r.lastProbeTimeMs), lastTransitionTime: now };
   if (r.message) next.message = r.message;
   const i = states.findIndex((s) => s.name === r.key.probeName);
   if (i < 0) states.push(next);
@@ -57,6 +57,15 @@ export function planStatus(npp: NodePodProbe, results: readonly ProbeResult[], f
     const kept = (old.probeStates ?? []).filter((s) => valid.has(`${old.uid}/${s.name}`)).map((s) => ({ ...s }));
     if (kept.length) statuses.push({ name: old.name, namespace: old.namespace, uid: old.uid, probeStates: kept });
   }
+  const now = metaTime(nowMs);
+  // Results stored in the same second share their text: formatting a date per state per sync was the plan's main cost.
+  const texts = new Map<number, string>();
+  const timeOf = (ms: number) => {
+    const sec = Math.floor(ms / 1000);
+    let t = texts.get(sec);
+    if (t === undefined) texts.set(sec, (t = metaTime(ms)));
+    return t;
+  };
   const byUid = new Map<string, PodProbeStatus>();
   for (const p of statuses) if (!byUid.has(p.uid)) byUid.set(p.uid, p);
   const events: ProbeEvent[] = [];
@@ -68,7 +77,7 @@ export function planStatus(npp: NodePodProbe, results: readonly ProbeResult[], f
         type: 'Normal', reason: r.state === 'Succeeded' ? REASON_PROBE_SUCCEEDED : REASON_PROBE_FAILED, message: r.message,
       });
     }
-    upsert(statuses, byUid, r, nowMs);
+    upsert(statuses, byUid, r, now, timeOf);
   }
   const status: NodePodProbeStatus = statuses.length ? { podProbeStatuses: statuses } : {};
   return { status, events, changed: !sameStatus(npp.status ?? {}, status) };
