@@ -54,7 +54,7 @@ function errorText(url: URL, err: unknown, timedOut: boolean): string {
  * Sends `req` and judges the answer as Kubernetes' http prober: 2xx → success with the body; 3xx that was not
  * followed → warning `Probe terminated redirects, Response body: <body>`; else failure `HTTP probe failed with
  * statuscode: <code>`; no answer → failure with the client error. Redirects to the same hostname are followed
- * (at most 10), to another hostname not. Never throws.
+ * (at most 10), to another hostname not. Throws only for a URL Node cannot parse (an error: nothing is published).
  */
 export async function httpProbe(req: ProbeRequest, timeoutMs: number): Promise<HandlerResult> {
   const timeout = new AbortController();
