@@ -7,6 +7,8 @@ import { imagePullJobController } from './imagepulljob/controller.js';
 import { launchPriorityController } from './launch-priority/controller.js';
 import { resourceDistributionController } from './resourcedistribution/controller.js';
 import { nodeImageController } from './nodeimage/controller.js';
+import { nodePodProbeController } from './nodepodprobe/controller.js';
+import { podProbeMarkerController } from './podprobemarker/controller.js';
 import { sidecarSetController } from './sidecarset/controller.js';
 import type { Controller } from './types.js';
 
@@ -15,6 +17,8 @@ export const controllers: readonly Controller[] = [
   containerRecreateRequestController,
   resourceDistributionController,
   nodeImageController,
+  nodePodProbeController,
+  podProbeMarkerController,
   imagePullJobController,
   imageListPullJobController,
   sidecarSetController,

@@ -13,6 +13,7 @@ import { mutateContainerRecreateRequest } from '../../shared/domain/validation/c
 import { defaultImageListPullJob, validateImageListPullJob } from '../../shared/domain/validation/image-list-pull-job.js';
 import { defaultImagePullJob, imagePullJobDenialCode, validateImagePullJob } from '../../shared/domain/validation/image-pull-job.js';
 import { defaultNodeImage, validateNodeImage } from '../../shared/domain/validation/node-image.js';
+import { validatePodProbeMarker } from '../../shared/domain/validation/pod-probe-marker.js';
 import { validateResourceDistribution } from '../../shared/domain/validation/resource-distribution.js';
 import { validateSidecarSet, type SidecarSetValidationContext } from '../../shared/domain/validation/sidecarset.js';
 import type { AdmissionRequest } from '../admission/review.js';
@@ -30,6 +31,7 @@ import { validateCloneSetRoute } from './validate-cloneset.js';
 import { validateImageListPullJobRoute } from './validate-image-list-pull-job.js';
 import { validateImagePullJobRoute } from './validate-image-pull-job.js';
 import { validateNodeImageRoute } from './validate-node-image.js';
+import { validatePodProbeMarkerRoute } from './validate-pod-probe-marker.js';
 import { validateResourceDistributionRoute } from './validate-resource-distribution.js';
 import { validateSidecarSetRoute } from './validate-sidecarset.js';
 import type { CanWrite } from './write-access.js';
@@ -131,5 +133,6 @@ export function makeRoutes(deps: RouteDeps): WebhookRoute[] {
     validateNodeImageRoute({ gates, validate: (o) => validateNodeImage(o) }),
     validateResourceDistributionRoute({ gates, validate: validateResourceDistribution, namespaceLabels: deps.caches.namespaceLabels,
       ...(deps.dryRunCreate ? { dryRunCreate: deps.dryRunCreate } : {}), ...(deps.canWrite ? { canWrite: deps.canWrite } : {}) }),
+    validatePodProbeMarkerRoute({ gates, validate: validatePodProbeMarker }),
   ]);
 }

@@ -10,7 +10,7 @@ import { decodePatch, review, testApp } from '../test-helpers.js';
 import { makeRoutes } from './index.js';
 import { V18_PATHS } from './paths.js';
 
-const gates = { PodWebhook: true, KruiseDaemon: true, ImagePullJobGate: true, ResourceDistributionGate: true, SidecarSetPatchPodMetadataDefaultsAllowed: false, EnableSortSidecarContainerByName: false, PreDownloadImageForInPlaceUpdate: false, ImageVolume: false };
+const gates = { PodWebhook: true, KruiseDaemon: true, ImagePullJobGate: true, ResourceDistributionGate: true, SidecarSetPatchPodMetadataDefaultsAllowed: false, EnableSortSidecarContainerByName: false, PreDownloadImageForInPlaceUpdate: false, ImageVolume: false, PodProbeMarkerGate: true };
 const cachesWith = (sidecarSets: object[] = []) => admissionCaches(
   { sidecarSets: staticCache(sidecarSets as never[]), namespaces: staticCache([{ metadata: { name: 'default', labels: { 'kubernetes.io/metadata.name': 'default' } } }]), revisions: staticCache([]), configMaps: staticCache([]) },
   { fetchPod: async () => undefined, fetchNode: async () => undefined },
@@ -31,6 +31,7 @@ const V19_PATHS = [
   '/mutate-apps-kruise-io-nodeimage', '/validate-apps-kruise-io-nodeimage',
   '/mutate-apps-kruise-io-v1alpha1-containerrecreaterequest',
   '/validate-apps-kruise-io-v1alpha1-resourcedistribution',
+  '/validate-apps-kruise-io-podprobemarker',
   // CloneSet has only v1alpha1, and v1.9 keeps its versioned paths.
   '/mutate-apps-kruise-io-v1alpha1-cloneset', '/validate-apps-kruise-io-v1alpha1-cloneset',
 ];
