@@ -3,7 +3,7 @@
 // one worker, the daemon's CRI runtime for exec probes and container lookups, its event recorder and metrics.
 import { isDeepStrictEqual } from 'node:util';
 import type { NodePodProbe } from '../../shared/api/node-pod-probe.js';
-import { realClock } from '../../shared/clock.js';
+import { realClock, type Clock } from '../../shared/clock.js';
 import { eventRecorder } from '../../shared/kube/event-recorder.js';
 import { resources } from '../../shared/kube/resources.js';
 import type { KubeRest } from '../../shared/kube/rest.js';
@@ -30,17 +30,20 @@ export function restNodePodProbeApi(rest: KubeRest): NodePodProbeApi {
   };
 }
 
-export function startPodProbe(ctx: DaemonContext): NodeController {
+/** `clock` and `random` are injected by tests; the daemon runs on the real ones. */
+export function startPodProbe(ctx: DaemonContext, opts: { clock?: Clock; random?: () => number } = {}): NodeController {
   const { signal } = ctx;
+  const clock = opts.clock ?? realClock;
+  const random = opts.random ?? Math.random;
   const { nodeName } = ctx.config;
   const log = ctx.log.child({ controller: 'podprobe' });
   const npps = ctx.informers.cache<Npp>(resources.nodePodProbes, { fieldSelector: `metadata.name=${nodeName}` });
-  const specQueue = new WorkQueue({ clock: realClock, rateLimiter: daemonRateLimiter() });
-  const statusQueue = new WorkQueue({ clock: realClock, rateLimiter: daemonRateLimiter() });
-  const results = new ProbeResults({ clock: realClock, onStored: () => statusQueue.add(STATUS_KEY) });
+  const specQueue = new WorkQueue({ clock, rateLimiter: daemonRateLimiter(random) });
+  const statusQueue = new WorkQueue({ clock, rateLimiter: daemonRateLimiter(random) });
+  const results = new ProbeResults({ clock, onStored: () => statusQueue.add(STATUS_KEY) });
   const { probeDuration, probeWorkers, probeStatusWrites } = ctx.metrics;
   const workers = new ProbeWorkers({
-    runtime: ctx.cri.runtime, results, clock: realClock, random: Math.random, daemonStartMs: Date.now(), log,
+    runtime: ctx.cri.runtime, results, clock, random, daemonStartMs: clock.now(), log,
     observe: (kind, result, seconds) => probeDuration.observe({ probe_type: kind, result }, seconds),
   });
 
@@ -57,12 +60,12 @@ export function startPodProbe(ctx: DaemonContext): NodeController {
   const recorder = eventRecorder({ rest: ctx.rest, component: PODPROBE_COMPONENT, host: nodeName, log });
   const emit = ({ involvedObject: o, type, reason, message }: ProbeEvent) =>
     recorder.event({ apiVersion: o.apiVersion, kind: o.kind, metadata: { name: o.name, namespace: o.namespace, uid: o.uid } }, type, reason, message);
-  const syncStatus = statusSync({ nodeName, cached: () => npps.get(nodeName), api: restNodePodProbeApi(ctx.rest), results, emit, clock: realClock });
+  const syncStatus = statusSync({ nodeName, cached: () => npps.get(nodeName), api: restNodePodProbeApi(ctx.rest), results, emit, clock });
 
   const done = (async () => {
     await Promise.all([
       runReconciler({
-        name: 'nodepodprobe', queue: specQueue, workers: 1, log: ctx.log, metrics: ctx.metrics.registry, signal,
+        name: 'nodepodprobe', queue: specQueue, workers: 1, log: ctx.log, metrics: ctx.metrics.registry, signal, clock,
         reconcile: async () => {
           const npp = npps.get(nodeName);
           if (!npp) return {};
@@ -74,7 +77,7 @@ export function startPodProbe(ctx: DaemonContext): NodeController {
         },
       }),
       runReconciler({
-        name: 'nodepodprobe-status', queue: statusQueue, workers: 1, log: ctx.log, metrics: ctx.metrics.registry, signal,
+        name: 'nodepodprobe-status', queue: statusQueue, workers: 1, log: ctx.log, metrics: ctx.metrics.registry, signal, clock,
         reconcile: async () => {
           const before = syncStatus.writes();
           try {
