@@ -29,6 +29,12 @@ export interface Handlers {
 
 export const realHandlers: Handlers = { exec: execProbe, http: httpProbe, tcp: tcpProbe };
 
+/**
+ * Node's timers fire after 1 ms when asked for more than 2^31-1 ms: a periodSeconds or timeoutSeconds near int32's
+ * maximum (which the webhook accepts) would probe every millisecond or time out at once. Waits are capped (~24.8 days).
+ */
+export const MAX_WAIT_MS = 2_147_483_647;
+
 /** `max(timeoutSeconds, 1)`: no Kubernetes default of 1 s is applied to the stored probe, the clamp gives the same. */
 export const timeoutSecondsOf = (p: V1Probe): number => Math.max(p.timeoutSeconds ?? 0, 1);
 
@@ -55,9 +61,9 @@ export async function runHandler(runtime: RuntimeService, p: V1Probe, t: ProbeTa
   if (p.exec) return handlers.exec(runtime, t.containerId, p.exec.command ?? [], timeoutSeconds);
   if (p.httpGet) {
     const req = newProbeRequest({ ...p.httpGet, host: hostOrPodIP(p.httpGet.host, t.podIP) }, t.podIP);
-    return handlers.http(req, timeoutSeconds * 1000);
+    return handlers.http(req, Math.min(timeoutSeconds * 1000, MAX_WAIT_MS));
   }
-  if (p.tcpSocket) return handlers.tcp(hostOrPodIP(p.tcpSocket.host, t.podIP), intValue(p.tcpSocket.port), timeoutSeconds * 1000);
+  if (p.tcpSocket) return handlers.tcp(hostOrPodIP(p.tcpSocket.host, t.podIP), intValue(p.tcpSocket.port), Math.min(timeoutSeconds * 1000, MAX_WAIT_MS));
   throw new Error(`missing probe handler for ${t.containerName}`);
 }
 

@@ -6,6 +6,7 @@ import pino from 'pino';
 import { FakeClock } from '../../shared/clock.js';
 import { FakeRuntime } from '../cri/fake-runtime.js';
 import { ProbeResults, type ProbeKey } from './results.js';
+import { MAX_WAIT_MS } from './prober.js';
 import { POD_UID_LABEL, ProbeWorker } from './worker.js';
 
 const key: ProbeKey = { podNs: 'ns', podName: 'pod-1', podUid: 'uid-1', podIP: '10.0.0.1', containerName: 'main', probeName: 'ppm#healthy' };
@@ -155,6 +156,23 @@ test('a new handler resets the result to Unknown; a new period applies from the 
   await s.clock.advance(2_000);
   assert.equal(s.rt.callsOf('execSync').length, t + 1);
   assert.deepEqual(s.rt.callsOf('execSync').at(-1)![1], ['/other.sh']);
+  w.stop();
+  await done;
+});
+
+test('a period past the timer range waits at most 2^31-1 ms (Node would fire such a timer after 1 ms)', async () => {
+  const s = setup({ daemonAgeMs: 0, random: 0.999 });
+  s.addMain('c1');
+  const clock = s.clock;
+  const asked: number[] = [];
+  const setTimeout = clock.setTimeout.bind(clock);
+  clock.setTimeout = (fn, ms) => { asked.push(ms); return setTimeout(fn, ms); };
+  const w = s.worker(execProbe({ periodSeconds: 2_147_483_647 }));
+  const done = w.run();
+  await clock.advance(MAX_WAIT_MS);
+  await clock.advance(0);
+  assert.ok(asked.length >= 2 && asked.every((ms) => ms <= MAX_WAIT_MS), JSON.stringify(asked));
+  assert.equal(s.rt.callsOf('execSync').length, 1);
   w.stop();
   await done;
 });

@@ -7,7 +7,7 @@ import type { Logger } from 'pino';
 import { sleep, type Clock } from '../../shared/clock.js';
 import type { ContainerStatus, RuntimeService } from '../cri/runtime.js';
 import type { HandlerKind } from './handler-result.js';
-import { handlerKind, outcomeOf, realHandlers, runHandler, type Handlers } from './prober.js';
+import { handlerKind, MAX_WAIT_MS, outcomeOf, realHandlers, runHandler, type Handlers } from './prober.js';
 import type { ProbeKey, ProbeResults } from './results.js';
 
 /** kubelet's label on every container of a pod (kubelettypes.KubernetesPodUIDLabel). */
@@ -74,7 +74,7 @@ export class ProbeWorker {
     const signal = this.stopper.signal;
     const first = periodMsOf(this.probe);
     // After a daemon restart every worker would probe at once: spread the first probes over one period.
-    if (first > clock.now() - this.deps.daemonStartMs) await sleep(clock, Math.floor(this.deps.random() * first), signal);
+    if (first > clock.now() - this.deps.daemonStartMs) await sleep(clock, Math.min(Math.floor(this.deps.random() * first), MAX_WAIT_MS), signal);
     let due = clock.now();
     while (!signal.aborted) {
       try {
@@ -86,7 +86,7 @@ export class ProbeWorker {
       // Kruise deviation (§11.8): the period is read each tick, so a changed periodSeconds applies without a restart.
       // Like a Go ticker, a probe that overran its period is followed at once by the next one, not by a full period.
       due = Math.max(due + periodMsOf(this.probe), clock.now());
-      await sleep(clock, due - clock.now(), signal);
+      await sleep(clock, Math.min(due - clock.now(), MAX_WAIT_MS), signal);
     }
   }
 
