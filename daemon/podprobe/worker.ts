@@ -43,6 +43,8 @@ export class ProbeWorker {
   private lastResult: 'Succeeded' | 'Failed' | undefined;
   /** Consecutive equal results; as upstream, not reset when the container restarts. */
   private resultRun = 0;
+  /** The last "could not run" reason logged: a probe that cannot run logs once per new reason, not every period. */
+  private lastError = '';
 
   constructor(private readonly deps: WorkerDeps, readonly key: ProbeKey, private probe: V1Probe) {}
 
@@ -134,9 +136,12 @@ export class ProbeWorker {
       outcome = outcomeOf(await runHandler(this.deps.runtime, probe, { ...this.key, containerId: this.containerId }, this.deps.handlers ?? realHandlers));
     } catch (err) {
       if (kind) this.deps.observe?.(kind, 'error', (clock.now() - began) / 1000);
-      log.info({ err, probe: this.key }, 'probe could not run');
+      const reason = err instanceof Error ? err.message : String(err);
+      if (reason !== this.lastError) log.info({ err, probe: this.key }, 'probe could not run');
+      this.lastError = reason;
       return;
     }
+    this.lastError = '';
     if (kind) this.deps.observe?.(kind, outcome.state === 'Succeeded' ? 'succeeded' : 'failed', (clock.now() - began) / 1000);
     if (this.lastResult === outcome.state) this.resultRun++;
     else { this.lastResult = outcome.state; this.resultRun = 1; }
