@@ -10,7 +10,7 @@ const full = (): Pod => ({
   spec: {
     nodeName: 'n1', restartPolicy: 'Never', readinessGates: [{ conditionType: 'G' }], tolerations: [{ key: 't' }], volumes: [{ name: 'v' }],
     containers: [{ name: 'app', image: 'nginx:1', env: [{ name: 'E', value: '1' }], volumeMounts: [{ name: 'v', mountPath: '/v' }],
-      resources: { requests: { cpu: '1' } }, resizePolicy: [{ resourceName: 'cpu', restartPolicy: 'NotRequired' }] }],
+      resources: { requests: { cpu: '1' } }, resizePolicy: [{ resourceName: 'cpu', restartPolicy: 'NotRequired' }], ports: [{ name: 'http', containerPort: 80 }] }],
     initContainers: [{ name: 'side', image: 's:1', restartPolicy: 'Always', command: ['x'] }],
   },
   status: {
@@ -27,9 +27,9 @@ test('the cached pod keeps what the controllers read and nothing else', () => {
     metadata: { name: 'a', namespace: 'ns', uid: 'u', resourceVersion: '9', labels: { app: 'x' }, annotations: { k: 'v' },
       creationTimestamp: new Date(0), ownerReferences: [{ apiVersion: 'v1', kind: 'X', name: 'o', uid: 'o' }] },
     spec: { nodeName: 'n1', restartPolicy: 'Never', readinessGates: [{ conditionType: 'G' }], containers: [{ name: 'app', image: 'nginx:1', env: [{ name: 'E', value: '1' }],
-      resources: { requests: { cpu: '1' } }, resizePolicy: [{ resourceName: 'cpu', restartPolicy: 'NotRequired' }] }],
+      resources: { requests: { cpu: '1' } }, resizePolicy: [{ resourceName: 'cpu', restartPolicy: 'NotRequired' }], ports: [{ name: 'http', containerPort: 80 }] }],
       initContainers: [{ name: 'side', image: 's:1', restartPolicy: 'Always' }] },
-    status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }],
+    status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }], podIP: '10.0.0.1',
       containerStatuses: [{ name: 'app', image: 'nginx:1', imageID: 'id', ready: true, restartCount: 2, started: true, containerID: 'c://1', state: { running: {} },
         resources: { requests: { cpu: '1' } }, allocatedResources: { cpu: '1' } }] },
   });

@@ -9,10 +9,12 @@
 // - spec.nodeName: imagepulljob targets, update order, SidecarTerminator's node. spec.readinessGates: CRR readiness.
 //   spec.restartPolicy: SidecarTerminator (Job-like pods).
 // - containers and initContainers: name, image (SidecarSet state and upgrade), env (launch-priority barrier),
-//   restartPolicy (native sidecars), resources and resizePolicy (SidecarSet in-place resize).
+//   restartPolicy (native sidecars), resources and resizePolicy (SidecarSet in-place resize), ports (PodProbeMarker
+//   named probe ports).
 // - status.phase, conditions: readiness everywhere. containerStatuses and initContainerStatuses: name, image,
 //   imageID, ready, started, restartCount, containerID and state (SidecarSet consistency, CRR sync, update order),
-//   resources and allocatedResources (whether kubelet applied a SidecarSet resize).
+//   resources and allocatedResources (whether kubelet applied a SidecarSet resize). podIP: the PodProbeMarker
+//   controller writes it into the NodePodProbe.
 //
 // A controller that needs another field adds it here. Writes never start from a cached pod as a whole: the
 // SidecarSet controller patches only what it changes (sidecarset/pod-writes.ts).
@@ -27,6 +29,7 @@ function container(c: Container): Container {
   if (c.restartPolicy !== undefined) out.restartPolicy = c.restartPolicy;
   if (c.resources !== undefined) out.resources = c.resources;
   if (c.resizePolicy !== undefined) out.resizePolicy = c.resizePolicy;
+  if (c.ports !== undefined) out.ports = c.ports;
   return out;
 }
 
@@ -59,6 +62,7 @@ export function cachedPod(pod: Pod): Pod {
     out.status = {};
     if (status.phase !== undefined) out.status.phase = status.phase;
     if (status.conditions !== undefined) out.status.conditions = status.conditions;
+    if (status.podIP !== undefined) out.status.podIP = status.podIP;
     if (status.containerStatuses !== undefined) out.status.containerStatuses = status.containerStatuses.map(containerStatus);
     if (status.initContainerStatuses !== undefined) out.status.initContainerStatuses = status.initContainerStatuses.map(containerStatus);
   }

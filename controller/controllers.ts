@@ -8,6 +8,8 @@ import { imagePullJobController } from './imagepulljob/controller.js';
 import { launchPriorityController } from './launch-priority/controller.js';
 import { resourceDistributionController } from './resourcedistribution/controller.js';
 import { nodeImageController } from './nodeimage/controller.js';
+import { nodePodProbeController } from './nodepodprobe/controller.js';
+import { podProbeMarkerController } from './podprobemarker/controller.js';
 import { sidecarSetController } from './sidecarset/controller.js';
 import { sidecarTerminatorController } from './sidecarterminator/controller.js';
 import type { Controller } from './types.js';
@@ -17,6 +19,8 @@ export const controllers: readonly Controller[] = [
   containerRecreateRequestController,
   resourceDistributionController,
   nodeImageController,
+  nodePodProbeController,
+  podProbeMarkerController,
   imagePullJobController,
   imageListPullJobController,
   sidecarSetController,

@@ -100,7 +100,7 @@ describe('charts/kruise-ts', { skip: noHelm }, () => {
       assert.deepEqual(w.objectSelector, { matchExpressions: [{ key: 'kruise.io/skip', operator: 'DoesNotExist' }] }, w.name);
     }
     const others = hooks.filter((w) => !podHooks.includes(w.name));
-    assert.equal(others.length, 13);
+    assert.equal(others.length, 14);
     for (const w of others) {
       assert.equal(w.failurePolicy, 'Fail', w.name);
       assert.equal(w.timeoutSeconds, 15, w.name);

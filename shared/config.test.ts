@@ -138,7 +138,8 @@ test('FEATURE_GATES takes any OpenKruise v1.9 gate (unimplemented ones listed fo
   const c = loadConfig({ FEATURE_GATES: 'WorkloadSpread=false,ResourceDistributionGate=true' });
   assert.equal(c.featureGates.ResourceDistributionGate, true);
   assert.deepEqual(c.unimplementedGates, ['WorkloadSpread=false']);
-  assert.deepEqual(loadDaemonConfig({ NODE_NAME: 'n', FEATURE_GATES: 'PodProbeMarkerGate=true' }).unimplementedGates, ['PodProbeMarkerGate=true']);
+  assert.deepEqual(loadDaemonConfig({ NODE_NAME: 'n', FEATURE_GATES: 'CloneSetShortHash=true' }).unimplementedGates, ['CloneSetShortHash=true']);
+  assert.equal(loadDaemonConfig({ NODE_NAME: 'n', FEATURE_GATES: 'PodProbeMarkerGate=false' }).featureGates.PodProbeMarkerGate, false);
   assert.throws(() => loadConfig({ FEATURE_GATES: 'NoSuchGate=true' }), /unrecognized feature gate: NoSuchGate/);
 });
 

@@ -14,6 +14,8 @@ const cases: { name: string; value: string; gates?: Partial<Record<keyof typeof 
   { name: 'a name no OpenKruise version knows is refused', value: 'NoSuchGate=true', problem: /unrecognized feature gate: NoSuchGate/ },
   { name: 'a value other than true/false is refused', value: 'KruiseDaemon=yes', problem: /invalid value of KruiseDaemon=yes/ },
   { name: 'KruiseDaemon=false forces ImagePullJobGate off, as upstream', value: 'KruiseDaemon=false', gates: { PodWebhook: true, KruiseDaemon: false, ImagePullJobGate: false } },
+  { name: 'KruiseDaemon=false forces PodProbeMarkerGate off, as upstream, even when set', value: 'PodProbeMarkerGate=true,KruiseDaemon=false', gates: { PodProbeMarkerGate: false } },
+  { name: 'PodProbeMarkerGate is on by default and can be turned off', value: 'PodProbeMarkerGate=false', gates: { PodProbeMarkerGate: false, KruiseDaemon: true } },
   { name: 'KruiseDaemon=false wins over an explicit ImagePullJobGate=true', value: 'ImagePullJobGate=true,KruiseDaemon=false', gates: { ImagePullJobGate: false } },
   { name: 'PodWebhook=false forces SidecarSetPatchPodMetadataDefaultsAllowed off', value: 'PodWebhook=false,SidecarSetPatchPodMetadataDefaultsAllowed=true', gates: { PodWebhook: false, SidecarSetPatchPodMetadataDefaultsAllowed: false } },
   { name: 'a pre-download gate turns ImagePullJobGate on', value: 'ImagePullJobGate=false,PreDownloadImageForInPlaceUpdate=true', gates: { ImagePullJobGate: true, PreDownloadImageForInPlaceUpdate: true } },

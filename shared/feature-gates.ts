@@ -42,6 +42,7 @@ export const GATE_DEFAULTS = {
   // Read by PUB only: off, UPDATE in a PUB's protected operations implies RESIZE (spec/availability-guards.md §3.4).
   InPlacePodVerticalScaling: false,
   SidecarTerminator: false,
+  PodProbeMarkerGate: true,
 } as const;
 export type FeatureGate = keyof typeof GATE_DEFAULTS;
 
@@ -96,7 +97,7 @@ export function parseFeatureGates(value: string): ParsedGates {
     // kruise-ts's own defaults stand where the user said nothing (upstream's chart sets ImagePullJobGate=true).
     gates[name] = set.has(name) || set.has('AllAlpha') || set.has('AllBeta') ? effective.get(name)! : GATE_DEFAULTS[name];
   }
-  if (!gates.KruiseDaemon) { gates.ImagePullJobGate = false; gates.SidecarTerminator = false; }
+  if (!gates.KruiseDaemon) { gates.ImagePullJobGate = false; gates.SidecarTerminator = false; gates.PodProbeMarkerGate = false; }
   if (!gates.PodWebhook) {
     gates.SidecarSetPatchPodMetadataDefaultsAllowed = false;
     gates.PodUnavailableBudgetDeleteGate = false;

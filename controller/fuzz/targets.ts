@@ -11,6 +11,8 @@ import { containerRecreateRequestController } from '../containerrecreaterequest/
 import { imageListPullJobController } from '../imagelistpulljob/controller.js';
 import { imagePullJobController } from '../imagepulljob/controller.js';
 import { nodeImageController } from '../nodeimage/controller.js';
+import { nodePodProbeController } from '../nodepodprobe/controller.js';
+import { podProbeMarkerController } from '../podprobemarker/controller.js';
 import { resourceDistributionController } from '../resourcedistribution/controller.js';
 import { sidecarSetController } from '../sidecarset/controller.js';
 import { podUnavailableBudgetController } from '../podunavailablebudget/controller.js';
@@ -33,8 +35,8 @@ const B = 'apps.kruise.io/v1beta1';
 const node = (name: string): Obj => ({ apiVersion: 'v1', kind: 'Node', metadata: { name, labels: { zone: 'a' }, creationTimestamp: '2025-01-01T00:00:00Z' as never }, status: { conditions: [{ type: 'Ready', status: 'True' }] } });
 const pod = (name: string): Obj => ({
   apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default', uid: `uid-${name}`, labels: { app: 'web' } },
-  spec: { nodeName: 'n1', containers: [{ name: 'app', image: 'nginx:1.25', resources: { limits: { cpu: '1' } } }] },
-  status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }], containerStatuses: [{ name: 'app', containerID: 'containerd://a', ready: true, restartCount: 0, state: { running: { startedAt: '2025-01-01T00:00:00Z' } } }] },
+  spec: { nodeName: 'n1', containers: [{ name: 'app', image: 'nginx:1.25', resources: { limits: { cpu: '1' } }, ports: [{ name: 'http', containerPort: 80 }] }] },
+  status: { phase: 'Running', podIP: '10.0.0.1', conditions: [{ type: 'Initialized', status: 'True' }, { type: 'Ready', status: 'True' }], containerStatuses: [{ name: 'app', containerID: 'containerd://a', ready: true, restartCount: 0, state: { running: { startedAt: '2025-01-01T00:00:00Z' } } }] },
 });
 
 /** The objects every case starts with. */
@@ -72,6 +74,19 @@ export const TARGETS: readonly FuzzTarget[] = [
   {
     controller: containerRecreateRequestController, resource: resources.containerRecreateRequests, kind: 'ContainerRecreateRequest', key: 'default/crr',
     fixture: () => ({ apiVersion: K, kind: 'ContainerRecreateRequest', metadata: { name: 'crr', namespace: 'default', creationTimestamp: '2025-06-01T11:59:00Z' as never, labels: { 'crr.apps.kruise.io/pod-uid': 'uid-web-0', 'crr.apps.kruise.io/active': 'true' } }, spec: { podName: 'web-0', containers: [{ name: 'app' }], strategy: { failurePolicy: 'Fail' } }, status: { phase: 'Recreating' } }),
+  },
+  {
+    controller: podProbeMarkerController, resource: resources.podProbeMarkers, kind: 'PodProbeMarker', key: 'default/ppm',
+    fixture: () => ({ apiVersion: K, kind: 'PodProbeMarker', metadata: { name: 'ppm', namespace: 'default', generation: 1 }, spec: { selector: { matchLabels: { app: 'web' } }, probes: [
+      { name: 'healthy', containerName: 'app', probe: { exec: { command: ['/bin/true'] }, periodSeconds: 5 }, podConditionType: 'game.kruise.io/healthy', markerPolicy: [{ state: 'Succeeded', labels: { healthy: 'true' } }] },
+      { name: 'web', containerName: 'app', probe: { httpGet: { path: '/', port: 'http', scheme: 'HTTP' } }, podConditionType: 'game.kruise.io/web' },
+    ] } }),
+  },
+  {
+    controller: nodePodProbeController, resource: resources.nodePodProbes, kind: 'NodePodProbe', key: 'n1',
+    fixture: () => ({ apiVersion: K, kind: 'NodePodProbe', metadata: { name: 'n1' },
+      spec: { podProbes: [{ name: 'web-0', namespace: 'default', uid: 'uid-web-0', IP: '10.0.0.1', probes: [{ name: 'ppm#healthy', containerName: 'app', probe: { exec: { command: ['/bin/true'] } } }] }] },
+      status: { podProbeStatuses: [{ name: 'web-0', namespace: 'default', uid: 'uid-web-0', probeStates: [{ name: 'ppm#healthy', state: 'Succeeded', lastProbeTime: '2025-06-01T11:00:00Z', lastTransitionTime: '2025-06-01T11:00:00Z', message: 'ok' }] }] } }),
   },
   {
     controller: resourceDistributionController, resource: resources.resourceDistributions, kind: 'ResourceDistribution', key: 'rd',

@@ -134,8 +134,14 @@ export class FakeCluster {
       const rv = (body as { metadata?: { resourceVersion?: string } }).metadata?.resourceVersion;
       if (rv && rv !== cur.metadata?.resourceVersion) throw fail('PATCH', 409, 'Conflict');
       const next = mergePatch(clone(cur), clone(body), type === 'strategic') as KubernetesObject & { status?: unknown };
-      if (o.subresource === 'status') return this.write(r, { ...cur, status: next.status } as KubernetesObject) as never;
+      if (o.subresource === 'status') {
+        // Kubernetes' pod status strategy keeps label and annotation changes (it resets only spec and ownerReferences).
+        const podMeta = r.plural === 'pods' && !r.group;
+        const metadata = podMeta ? { ...cur.metadata, labels: next.metadata?.labels, annotations: next.metadata?.annotations } : cur.metadata;
+        return this.write(r, { ...cur, metadata, status: next.status } as KubernetesObject) as never;
+      }
       if ('status' in cur) next.status = (cur as { status?: unknown }).status;
+      if (cur.metadata?.deletionTimestamp && !(next.metadata?.finalizers ?? []).length) { this.remove(r, id); return next as never; }
       return this.write(r, next) as never;
     },
     watch: async () => { throw new Error('watch is not faked: the fake cluster serves its caches through `informers`'); },

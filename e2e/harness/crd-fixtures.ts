@@ -275,6 +275,50 @@ export const CLONESET = {
   },
 };
 
+const probe = {
+  exec: { command: ['/bin/sh', '-c', '/healthy.sh'] },
+  initialDelaySeconds: 3, timeoutSeconds: 2, periodSeconds: 5, successThreshold: 1, failureThreshold: 3, terminationGracePeriodSeconds: 10,
+};
+
+export const POD_PROBE_MARKER = {
+  apiVersion: 'apps.kruise.io/v1alpha1', kind: 'PodProbeMarker', metadata: { name: 'every-field', namespace: 'default' },
+  spec: {
+    selector: selector('web'),
+    probes: [
+      {
+        name: 'healthy', containerName: 'main', probe,
+        markerPolicy: [
+          { state: 'Succeeded', labels: { 'server-healthy': 'true' }, annotations: { 'controller.kubernetes.io/pod-deletion-cost': '10' } },
+          { state: 'Failed', labels: { 'server-healthy': 'false' }, annotations: { 'controller.kubernetes.io/pod-deletion-cost': '-10' } },
+        ],
+        podConditionType: 'game.kruise.io/healthy',
+      },
+      { name: 'web', containerName: 'main', probe: { httpGet: { path: '/health', port: 'http', scheme: 'HTTP', httpHeaders: [{ name: 'X-Probe', value: 'yes' }] } }, podConditionType: 'game.kruise.io/web' },
+      { name: 'tcp', containerName: 'main', probe: { tcpSocket: { port: 9000 } }, podConditionType: 'game.kruise.io/tcp' },
+    ],
+  },
+  status: { observedGeneration: 1, matchedPods: 2 },
+};
+
+export const NODE_POD_PROBE = {
+  apiVersion: 'apps.kruise.io/v1alpha1', kind: 'NodePodProbe', metadata: { name: 'every-field' },
+  spec: {
+    podProbes: [{
+      name: 'web-0', namespace: 'default', uid: '0f8e7d6c-1111-2222-3333-444455556666', IP: '10.0.0.5',
+      probes: [
+        { name: 'every-field#healthy', containerName: 'main', probe },
+        { name: 'every-field#tcp', containerName: 'main', probe: { tcpSocket: { port: 9000 } } },
+      ],
+    }],
+  },
+  status: {
+    podProbeStatuses: [{
+      name: 'web-0', namespace: 'default', uid: '0f8e7d6c-1111-2222-3333-444455556666',
+      probeStates: [{ name: 'every-field#healthy', state: 'Succeeded', lastProbeTime: '2026-01-02T03:04:05Z', lastTransitionTime: '2026-01-02T03:04:00Z', message: 'ok' }],
+    }],
+  },
+};
+
 /** Each fixture with the plural of its kind; `version` where the CRD serves more than v1alpha1 (default v1alpha1). */
 export const POD_UNAVAILABLE_BUDGET = {
   apiVersion: 'policy.kruise.io/v1alpha1', kind: 'PodUnavailableBudget', metadata: { name: 'every-field', namespace: 'default' },
@@ -297,4 +341,6 @@ export const CRD_FIXTURES: readonly { plural: string; version?: string; object: 
   { plural: 'imagelistpulljobs', object: IMAGE_LIST_PULL_JOB },
   { plural: 'resourcedistributions', object: RESOURCE_DISTRIBUTION },
   { plural: 'podunavailablebudgets', object: POD_UNAVAILABLE_BUDGET },
+  { plural: 'podprobemarkers', object: POD_PROBE_MARKER },
+  { plural: 'nodepodprobes', object: NODE_POD_PROBE },
 ];

@@ -12,6 +12,8 @@ import { ImagePullJobSchema } from './image-pull-job.js';
 import { NodeImageSchema } from './node-image.js';
 import { PodUnavailableBudgetSchema, POLICY_GROUP } from './pod-unavailable-budget.js';
 import { NodeImageSchema as NodeImageV1beta1Schema } from './v1beta1/node-image.js';
+import { NodePodProbeSchema } from './node-pod-probe.js';
+import { PodProbeMarkerSchema } from './pod-probe-marker.js';
 import { ResourceDistributionSchema } from './resource-distribution.js';
 import { SidecarSetSchema } from './sidecarset.js';
 import { SidecarSetSchema as SidecarSetV1beta1Schema } from './v1beta1/sidecarset.js';
@@ -144,6 +146,14 @@ export const CRDS: readonly CrdSpec[] = [
       { name: 'Desired', type: 'integer', jsonPath: '.status.desiredAvailable', description: 'DesiredAvailable is the least number of available pods.' },
       { name: 'Total', type: 'integer', jsonPath: '.status.totalReplicas', description: 'TotalReplicas is the expected number of pods.' },
     ])],
+  },
+  {
+    kind: 'NodePodProbe', plural: 'nodepodprobes', singular: 'nodepodprobe', scope: 'Cluster',
+    versions: [v1alpha1(NodePodProbeSchema, [])],
+  },
+  {
+    kind: 'PodProbeMarker', plural: 'podprobemarkers', singular: 'podprobemarker', scope: 'Namespaced',
+    versions: [v1alpha1(PodProbeMarkerSchema, [])],
   },
   {
     kind: 'ResourceDistribution', plural: 'resourcedistributions', singular: 'resourcedistribution', shortNames: ['distributor'], scope: 'Cluster',

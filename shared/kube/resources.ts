@@ -33,6 +33,8 @@ export const resources = {
   imagePullJobs: kruise('imagepulljobs', 'ImagePullJob', true, 'v1beta1'),
   imageListPullJobs: kruise('imagelistpulljobs', 'ImageListPullJob', true, 'v1beta1'),
   containerRecreateRequests: kruise('containerrecreaterequests', 'ContainerRecreateRequest', true),
+  nodePodProbes: kruise('nodepodprobes', 'NodePodProbe', false),
+  podProbeMarkers: kruise('podprobemarkers', 'PodProbeMarker', true),
   resourceDistributions: kruise('resourcedistributions', 'ResourceDistribution', false),
   cloneSets: kruise('clonesets', 'CloneSet', true),
   podUnavailableBudgets: { group: 'policy.kruise.io', version: 'v1alpha1', plural: 'podunavailablebudgets', kind: 'PodUnavailableBudget', namespaced: true },

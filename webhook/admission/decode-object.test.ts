@@ -185,6 +185,7 @@ describe('deep nesting is refused with 400 on every route (review L1)', () => {
     '/mutate-apps-kruise-io-v1alpha1-nodeimage': ['apps.kruise.io', 'NodeImage'],
     '/validate-apps-kruise-io-v1alpha1-nodeimage': ['apps.kruise.io', 'NodeImage'],
     '/validate-apps-kruise-io-v1alpha1-resourcedistribution': ['apps.kruise.io', 'ResourceDistribution'],
+    '/validate-apps-kruise-io-podprobemarker': ['apps.kruise.io', 'PodProbeMarker'],
     // v1.9's paths (webhook/handlers/paths.ts).
     '/mutate-apps-kruise-io-sidecarset': ['apps.kruise.io', 'SidecarSet'],
     '/validate-apps-kruise-io-sidecarset': ['apps.kruise.io', 'SidecarSet'],

@@ -238,6 +238,27 @@ export const ResourceDistributionShape: Shape = obj({
   }),
 });
 
+// The probe's handlers are walked by the validator (exec.command, httpGet.path/port/host/scheme/httpHeaders,
+// tcpSocket.port/host) and its integers compared; the rest of core/v1 Probe passes unchecked.
+const probeSpec = obj({
+  exec: obj({ command: arr(str) }),
+  httpGet: obj({ path: str, port: intOrString, host: str, scheme: str, httpHeaders: arr(obj({ name: str, value: str })) }),
+  tcpSocket: obj({ port: intOrString, host: str }),
+  grpc: obj({ port: num, service: str }),
+  initialDelaySeconds: num, timeoutSeconds: num, periodSeconds: num, successThreshold: num, failureThreshold: num, terminationGracePeriodSeconds: num,
+});
+
+export const PodProbeMarkerShape: Shape = obj({
+  metadata,
+  spec: obj({
+    selector: labelSelector,
+    probes: arr(obj({
+      name: str, containerName: str, probe: probeSpec, podConditionType: str,
+      markerPolicy: arr(obj({ state: str, labels: map(str), annotations: map(str) })),
+    })),
+  }),
+});
+
 /** One kind's decode step: the shape check, then (off the hot path only) a deeper check of its own. */
 export interface ObjectDecoder {
   kind: string;
@@ -338,6 +359,7 @@ export const ImageListPullJobDecoder: ObjectDecoder = { kind: 'ImageListPullJob'
 export const NodeImageDecoder: ObjectDecoder = { kind: 'NodeImage', shape: NodeImageShape };
 export const ContainerRecreateRequestDecoder: ObjectDecoder = { kind: 'ContainerRecreateRequest', shape: ContainerRecreateRequestShape };
 export const ResourceDistributionDecoder: ObjectDecoder = { kind: 'ResourceDistribution', shape: ResourceDistributionShape };
+export const PodProbeMarkerDecoder: ObjectDecoder = { kind: 'PodProbeMarker', shape: PodProbeMarkerShape };
 
 /**
  * Throws AdmissionDeniedError(400) naming the first few wrong-typed fields of `value`, or the first place it nests

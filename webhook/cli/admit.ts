@@ -24,6 +24,7 @@ const routesByKind: Record<string, { group: string; resource: string; paths: str
   ImageListPullJob: { group: 'apps.kruise.io', resource: 'imagelistpulljobs', paths: ['/mutate-apps-kruise-io-imagelistpulljob', '/validate-apps-kruise-io-imagelistpulljob'] },
   NodeImage: { group: 'apps.kruise.io', resource: 'nodeimages', paths: ['/mutate-apps-kruise-io-nodeimage', '/validate-apps-kruise-io-nodeimage'] },
   ResourceDistribution: { group: 'apps.kruise.io', resource: 'resourcedistributions', paths: ['/validate-apps-kruise-io-v1alpha1-resourcedistribution'] },
+  PodProbeMarker: { group: 'apps.kruise.io', resource: 'podprobemarkers', paths: ['/validate-apps-kruise-io-podprobemarker'] },
   CloneSet: { group: 'apps.kruise.io', resource: 'clonesets', paths: ['/mutate-apps-kruise-io-v1alpha1-cloneset', '/validate-apps-kruise-io-v1alpha1-cloneset'] },
 };
 

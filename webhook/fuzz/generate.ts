@@ -7,7 +7,7 @@ import { COST_CASES } from './cost-cases.js';
 
 const KEYS = ['metadata', 'spec', 'name', 'namespace', 'labels', 'annotations', 'containers', 'initContainers', 'image', 'env', 'volumes', 'selector',
   'matchLabels', 'podName', 'images', 'tags', 'tag', 'createdAt', 'pullPolicy', 'resource', 'targets', 'x', '', 'constructor', 'toString', 'hasOwnProperty',
-  'volumeMounts', 'mountPath', 'subPathExpr'];
+  'volumeMounts', 'mountPath', 'subPathExpr', 'probes', 'probe', 'markerPolicy', 'httpGet', 'port'];
 
 type Random = () => number;
 const pick = <T>(r: Random, items: readonly T[]): T => items[Math.floor(r() * items.length)]!;
@@ -76,6 +76,11 @@ export const FUZZ_OBJECTS: Readonly<Record<string, { kind: string; object: unkno
   '/validate-apps-kruise-io-v1alpha1-cloneset': { kind: 'CloneSet', object: { metadata: { name: 'cs', namespace: 'default' }, spec: { replicas: 2, selector: { matchLabels: { app: 'web' } }, updateStrategy: { type: 'ReCreate', partition: 0, maxUnavailable: '20%', maxSurge: 0 }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'app', image: 'nginx:1.25' }] } } } } },
   '/validate-pod': { kind: 'Pod', object: { ...pod, metadata: { ...pod.metadata, annotations: { 'kruise.io/related-pub': 'pub' } }, status: { ...pod.status, conditions: [{ type: 'Ready', status: 'True' }] } } },
   '/validate-policy-kruise-io-podunavailablebudget': { kind: 'PodUnavailableBudget', object: { metadata: { name: 'p2', namespace: 'default', annotations: { 'kruise.io/pub-protect-operations': 'DELETE,EVICT' } }, spec: { selector: { matchLabels: { app: 'web', tier: 'x' } }, maxUnavailable: '25%' } } },
+  '/validate-apps-kruise-io-podprobemarker': { kind: 'PodProbeMarker', object: { metadata: { name: 'ppm', namespace: 'default' }, spec: { selector: { matchLabels: { app: 'web' } }, probes: [
+    { name: 'healthy', containerName: 'app', probe: { exec: { command: ['/bin/sh', '-c', 'true'] }, periodSeconds: 5 }, podConditionType: 'game.kruise.io/healthy', markerPolicy: [{ state: 'Succeeded', labels: { healthy: 'true' }, annotations: { 'controller.kubernetes.io/pod-deletion-cost': '10' } }] },
+    { name: 'web', containerName: 'app', probe: { httpGet: { path: '/healthz?x=1', port: 'http', scheme: 'HTTP', httpHeaders: [{ name: 'X-Probe', value: '1' }] } }, podConditionType: 'game.kruise.io/web' },
+    { name: 'tcp', containerName: 'app', probe: { tcpSocket: { port: 8080 } }, markerPolicy: [{ state: 'Failed', labels: { tcp: 'down' } }] },
+  ] } } },
   '/validate-apps-kruise-io-v1alpha1-resourcedistribution': { kind: 'ResourceDistribution', object: { metadata: { name: 'rd' }, spec: { resource: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm' } }, targets: { allNamespaces: true } } } },
 };
 export const FUZZ_POD = pod;

@@ -14,6 +14,7 @@ import { mutateContainerRecreateRequest } from '../../shared/domain/validation/c
 import { defaultImageListPullJob, validateImageListPullJob } from '../../shared/domain/validation/image-list-pull-job.js';
 import { defaultImagePullJob, imagePullJobDenialCode, validateImagePullJob } from '../../shared/domain/validation/image-pull-job.js';
 import { defaultNodeImage, validateNodeImage } from '../../shared/domain/validation/node-image.js';
+import { validatePodProbeMarker } from '../../shared/domain/validation/pod-probe-marker.js';
 import { validateResourceDistribution } from '../../shared/domain/validation/resource-distribution.js';
 import type { WorkloadRef } from '../../shared/domain/pub/related.js';
 import type { SpendRequest, SpendResult } from '../../shared/domain/pub/spend.js';
@@ -37,6 +38,7 @@ import { validateImagePullJobRoute } from './validate-image-pull-job.js';
 import { validateNodeImageRoute } from './validate-node-image.js';
 import { validatePodRoute } from './validate-pod.js';
 import { validatePubRoute } from './validate-pub.js';
+import { validatePodProbeMarkerRoute } from './validate-pod-probe-marker.js';
 import { validateResourceDistributionRoute } from './validate-resource-distribution.js';
 import { validateSidecarSetRoute } from './validate-sidecarset.js';
 import type { CanWrite } from './write-access.js';
@@ -150,5 +152,6 @@ export function makeRoutes(deps: RouteDeps): WebhookRoute[] {
     validateNodeImageRoute({ gates, validate: (o) => validateNodeImage(o) }),
     validateResourceDistributionRoute({ gates, validate: validateResourceDistribution, namespaceLabels: deps.caches.namespaceLabels,
       ...(deps.dryRunCreate ? { dryRunCreate: deps.dryRunCreate } : {}), ...(deps.canWrite ? { canWrite: deps.canWrite } : {}) }),
+    validatePodProbeMarkerRoute({ gates, validate: validatePodProbeMarker }),
   ]);
 }

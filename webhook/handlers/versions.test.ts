@@ -32,6 +32,7 @@ const V19_PATHS = [
   '/mutate-apps-kruise-io-nodeimage', '/validate-apps-kruise-io-nodeimage',
   '/mutate-apps-kruise-io-v1alpha1-containerrecreaterequest',
   '/validate-apps-kruise-io-v1alpha1-resourcedistribution',
+  '/validate-apps-kruise-io-podprobemarker',
   // CloneSet has only v1alpha1, and v1.9 keeps its versioned paths.
   '/mutate-apps-kruise-io-v1alpha1-cloneset', '/validate-apps-kruise-io-v1alpha1-cloneset',
   // policy.kruise.io has no v1.8/v1.9 difference.

@@ -53,6 +53,8 @@ const SCHEME: ReadonlyMap<string, Registered> = new Map([
   [`${KRUISE_API_VERSION}/NodeImage`, { goType: '*v1alpha1.NodeImage', spoke: { toHub: sameFields.toHub, fromHub: nodeImageToV1alpha1 } }],
   [`${KRUISE_API_VERSION_V1BETA1}/NodeImage`, { goType: '*v1beta1.NodeImage' }],
   [`${KRUISE_API_VERSION}/ContainerRecreateRequest`, { goType: '*v1alpha1.ContainerRecreateRequest' }],
+  [`${KRUISE_API_VERSION}/NodePodProbe`, { goType: '*v1alpha1.NodePodProbe' }],
+  [`${KRUISE_API_VERSION}/PodProbeMarker`, { goType: '*v1alpha1.PodProbeMarker' }],
   [`${KRUISE_API_VERSION}/ResourceDistribution`, { goType: '*v1alpha1.ResourceDistribution' }],
 ]);
 
