@@ -13,6 +13,7 @@ import { byteOrder, formatStringMap, formatTimestamp, formatUpgradeSpecMap, pars
 import { hotUpgradeSlots, isHotUpgrade, versionAltAnnotation, versionAnnotation } from '../../shared/domain/inject/hot-upgrade.js';
 import { applyPatchPodMetadata } from '../../shared/domain/inject/pod-metadata.js';
 import { recordInPlaceUpdate } from './inplace-state.js';
+import { inPlaceNatives, podStatuses } from './native-sidecars.js';
 import { hotUpgradeContainers, isPodStateConsistent, setHash, setHashWithoutImage } from './pod-state.js';
 
 const container = (pod: Pod, name: string): Container | undefined => pod.spec?.containers?.find((c) => c.name === name);
@@ -106,7 +107,7 @@ function updateHashWithoutImage(annotations: Record<string, string>, set: Sideca
 
 /** The pod's status imageID of each container, before anything changes. */
 export const statusImageIDs = (pod: Pod): Map<string, string> =>
-  new Map((pod.status?.containerStatuses ?? []).map((s) => [s.name, s.imageID ?? '']));
+  new Map(podStatuses(pod).map((s) => [s.name, s.imageID ?? '']));
 
 export interface UpgradeInputs {
   now: Date;
@@ -117,7 +118,8 @@ export interface UpgradeInputs {
 }
 
 /**
- * updatePodSidecarAndHash minus the API call: sets each sidecar's (or hot-upgrade slot's) image to the SidecarSet's,
+ * updatePodSidecarAndHash minus the API call: sets each sidecar's (or hot-upgrade slot's, or kruise-ts: in-place
+ * native sidecar's) image to the SidecarSet's,
  * maintains the hot-upgrade annotations, the hash and in-place-update-state annotations, fills a missing injected
  * list and applies patchPodMetadata. Returns the containers whose image changed. Throws AdmissionDeniedError when a
  * MergePatchJson patch cannot apply.
@@ -133,6 +135,13 @@ export function upgradePod(set: SidecarSet, pod: Pod, inputs: UpgradeInputs): st
     return (c.image ?? '') === (container(pod, other)?.image ?? '') ? [] : [{ c, hot, target, other }];
   });
   const changed: string[] = [];
+  // kruise-ts: native sidecars take their new image in spec.initContainers; kubelet restarts only them.
+  for (const c of inPlaceNatives(set)) {
+    const slot = pod.spec?.initContainers?.find((x) => x.name === c.name);
+    if (!slot || (slot.image ?? '') === (c.image ?? '')) continue;
+    slot.image = c.image;
+    changed.push(c.name);
+  }
   for (const { c, hot, target, other } of steps) {
     const slot = container(pod, target);
     if (!slot) continue;
