@@ -109,6 +109,24 @@ function updateHashWithoutImage(annotations: Record<string, string>, set: Sideca
 export const statusImageIDs = (pod: Pod): Map<string, string> =>
   new Map(podStatuses(pod).map((s) => [s.name, s.imageID ?? '']));
 
+/** The sidecars (or hot-upgrade slots) whose image the update changes. */
+function imageSteps(set: SidecarSet, pod: Pod) {
+  return (set.spec?.containers ?? []).flatMap((c) => {
+    const hot = isHotUpgrade(c);
+    const { target, other } = hot ? hotUpgradeTarget(set, c, pod) : { target: c.name, other: c.name };
+    return (c.image ?? '') === (container(pod, other)?.image ?? '') ? [] : [{ c, hot, target, other }];
+  });
+}
+
+/** The in-place native sidecars whose image the update changes (kruise-ts). */
+const nativeImageSteps = (set: SidecarSet, pod: Pod) => inPlaceNatives(set).filter((c) => {
+  const slot = pod.spec?.initContainers?.find((x) => x.name === c.name);
+  return slot !== undefined && (slot.image ?? '') !== (c.image ?? '');
+});
+
+/** Whether upgradePod would change an image, i.e. restart a sidecar (a pod write with none restarts nothing). */
+export const restartsSidecars = (set: SidecarSet, pod: Pod) => nativeImageSteps(set, pod).length > 0 || imageSteps(set, pod).length > 0;
+
 export interface UpgradeInputs {
   now: Date;
   /** `kruise.io/sidecarset-injected-list` for a pod that lacks it: every SidecarSet matching the pod. */
@@ -129,17 +147,11 @@ export function upgradePod(set: SidecarSet, pod: Pod, inputs: UpgradeInputs): st
   const annotations = (metadata.annotations ??= {});
   const imageIDs = statusImageIDs(pod);
   // Every decision is taken on the unmodified pod (the predicates memoise what they read from it), then applied.
-  const steps = (set.spec?.containers ?? []).flatMap((c) => {
-    const hot = isHotUpgrade(c);
-    const { target, other } = hot ? hotUpgradeTarget(set, c, pod) : { target: c.name, other: c.name };
-    return (c.image ?? '') === (container(pod, other)?.image ?? '') ? [] : [{ c, hot, target, other }];
-  });
+  const steps = imageSteps(set, pod);
   const changed: string[] = [];
   // kruise-ts: native sidecars take their new image in spec.initContainers; kubelet restarts only them.
-  for (const c of inPlaceNatives(set)) {
-    const slot = pod.spec?.initContainers?.find((x) => x.name === c.name);
-    if (!slot || (slot.image ?? '') === (c.image ?? '')) continue;
-    slot.image = c.image;
+  for (const c of nativeImageSteps(set, pod)) {
+    pod.spec!.initContainers!.find((x) => x.name === c.name)!.image = c.image;
     changed.push(c.name);
   }
   for (const { c, hot, target, other } of steps) {
