@@ -41,7 +41,7 @@ function comparePairs(now: Normalized, then: Normalized, list: string, inPlace: 
   }
   now.forEach((c, i) => {
     const old = then[i]!;
-    if (!inPlace(c as SidecarContainer, old as SidecarContainer)) {
+    if (!inPlace(c as unknown as SidecarContainer, old as unknown as SidecarContainer)) {
       if (goJsonValue(c) !== goJsonValue(old)) out.fields.add(list);
       return;
     }
