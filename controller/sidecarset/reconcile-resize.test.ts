@@ -58,7 +58,7 @@ test('resources only: resized through pods/resize one batch at a time, hashes re
 
   // Kubelet applied it: the bookkeeping write from the cache (no GET), and the next pod's resize in the same round.
   h.kubelet(['a']);
-  await h.run();
+  assert.deepEqual(await h.run(), { requeueAfterMs: 1000 }, 'no pod event follows the write: the round that counts it is requeued');
   assert.deepEqual(h.api.log.filter((l) => l.includes('pods')), ['PATCH pods a', 'PATCH pods/status a', 'PATCH pods/resize b']);
   const a = stored(h, 'a');
   assert.equal(sidecarOf(a).image, 'busybox:1.0', 'no image change, so no restart');

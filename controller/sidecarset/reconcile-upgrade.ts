@@ -114,7 +114,7 @@ export function upgradeSteps(deps: ReconcileDeps) {
   };
 
   /** The next batch: whether a resize was refused (the conditions are to be written again) or pods wait for a pull. */
-  const upgrade = async (set: SidecarSet, pods: readonly Pod[], change: (pod: Pod) => PodChange, log: Logger): Promise<{ refused: boolean; holding: boolean; resized: number }> => {
+  const upgrade = async (set: SidecarSet, pods: readonly Pod[], change: (pod: Pod) => PodChange, log: Logger): Promise<{ refused: boolean; holding: boolean; resized: number; finished: number }> => {
     const plan = planUpgrade(set, pods, change);
     log.debug({ matched: pods.length, upgrade: plan.upgrade.length, finish: plan.finish.length, notUpgradable: plan.notUpgradable.length }, 'update plan');
     await forEachLimit(plan.notUpgradable, POD_WRITE_CONCURRENCY, (pod) => markUpgradable(set, pod, false));
@@ -145,7 +145,7 @@ export function upgradeSteps(deps: ReconcileDeps) {
     if (go.length + plan.finish.length > 0) {
       log.info({ count: go.length, resized: resized.length, finished: plan.finish.length, pods: go.slice(0, 20).map(podKey) }, 'updated sidecars in place');
     }
-    return { refused, holding, resized: resized.length };
+    return { refused, holding, resized: resized.length, finished: plan.finish.length };
   };
 
   const forgetSet = (name: string) => resizes.deleteSet(name);

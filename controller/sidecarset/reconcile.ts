@@ -84,11 +84,12 @@ export function sidecarSetReconciler(deps: ReconcileDeps): ReconcileFn {
       await releaseSecrets(name);
       return;
     }
-    const { refused, holding, resized } = await upgrade(set, pods, change, log);
+    const { refused, holding, resized, finished } = await upgrade(set, pods, change, log);
     // A refusal changes the conditions: the next reconcile writes them (and skips the refused pods). Resized pods get
     // their bookkeeping write in a later round, once kubelet applied the resize (its status write brings that round
-    // on a real node; a node that reports no allocation writes nothing, so look again).
-    if (refused || resized > 0) return { requeueAfterMs: EXPECTATIONS_RETRY_MS };
+    // on a real node; a node that reports no allocation writes nothing, so look again). That write is the pod's last
+    // change (kubelet has nothing left to report), so no pod event brings the round that counts it: look again too.
+    if (refused || resized > 0 || finished > 0) return { requeueAfterMs: EXPECTATIONS_RETRY_MS };
     if (holding) return { requeueAfterMs: PREPULL_POLL_MS };
   };
 }
