@@ -73,7 +73,7 @@ export function upgradeSteps(deps: ReconcileDeps) {
   };
 
   /**
-   * The pod write of an in-place update: images and hash annotations (pod-upgrade.ts), from `base` (the cached pod; a
+   * The pod write of an in-place update: images and hash annotations (pod-upgrade.ts), from the cached `pod` (a
    * conflict starts over from a GET). A pod another process (or an earlier run of this one) already moved to this hash
    * is left as it is.
    */
