@@ -58,8 +58,13 @@ test('resources only: resized through pods/resize one batch at a time, hashes re
 
   // Kubelet applied it: the bookkeeping write from the cache (no GET), and the next pod's resize in the same round.
   h.kubelet(['a']);
+  const reads: string[] = [];
+  const { find, get } = h.api.rest;
+  h.api.rest.find = (async (r, o) => { reads.push(`find ${r.plural} ${o.name}`); return find(r, o); }) as typeof find;
+  h.api.rest.get = (async (r, o) => { reads.push(`get ${r.plural} ${o.name}`); return get(r, o); }) as typeof get;
   assert.deepEqual(await h.run(), { requeueAfterMs: 1000 }, 'no pod event follows the write: the round that counts it is requeued');
   assert.deepEqual(h.api.log.filter((l) => l.includes('pods')), ['PATCH pods a', 'PATCH pods/status a', 'PATCH pods/resize b']);
+  assert.deepEqual(reads.filter((r) => r.includes('pods')), [], 'no pod read back');
   const a = stored(h, 'a');
   assert.equal(sidecarOf(a).image, 'busybox:1.0', 'no image change, so no restart');
   const annotations = a.metadata!.annotations!;
