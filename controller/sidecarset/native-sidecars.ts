@@ -47,5 +47,15 @@ export function isNativeUp(pod: Pod, name: string): boolean {
   return Boolean(s?.state?.running) && s?.started !== false && s?.ready === true;
 }
 
-/** Every in-place native sidecar of the SidecarSet is up in the pod. */
-export const nativesUp = (set: SidecarSet, pod: Pod) => inPlaceNatives(set).every((c) => isNativeUp(pod, c.name));
+/**
+ * The SidecarSet's in-place native sidecars the pod carries (a pod injected before one was added to the SidecarSet
+ * lacks it: as upstream does for containers, what the pod does not have is not looked at).
+ */
+export const podNatives = (set: SidecarSet, pod: Pod): readonly SidecarContainer[] => {
+  const natives = inPlaceNatives(set);
+  if (natives.length === 0) return natives;
+  return natives.filter((c) => pod.spec?.initContainers?.some((x) => x.name === c.name));
+};
+
+/** Every in-place native sidecar of the SidecarSet the pod carries is up. */
+export const nativesUp = (set: SidecarSet, pod: Pod) => podNatives(set, pod).every((c) => isNativeUp(pod, c.name));

@@ -5,7 +5,7 @@ import type { SidecarSet } from '../../shared/api/sidecarset.js';
 import { SidecarSetHashAnnotation, SidecarSetHashWithoutImageAnnotation } from '../../shared/api/sidecarset.js';
 import { parseImageReference } from '../../shared/domain/image-ref.js';
 import { hotUpgradeSlots, isHotUpgrade } from '../../shared/domain/inject/hot-upgrade.js';
-import { inPlaceNatives, isNativeRunning, nativesUp, podContainers, podStatuses } from './native-sidecars.js';
+import { inPlaceNatives, isNativeRunning, nativesUp, podContainers, podNatives, podStatuses } from './native-sidecars.js';
 import { podView } from './pod-view.js';
 import { isResizeApplied } from './resize-state.js';
 
@@ -131,7 +131,7 @@ export function isPodStateConsistent(set: SidecarSet, pod: Pod, names?: Readonly
   const all = podStatuses(pod);
   const imageIDs = new Map(all.map((s) => [s.name, stripScheme(s.imageID ?? '')]));
   // kruise-ts: a native sidecar kubelet does not report yet has not started its (new) container.
-  for (const c of inPlaceNatives(set)) if (wanted.has(c.name) && !imageIDs.has(c.name)) return false;
+  for (const c of podNatives(set, pod)) if (wanted.has(c.name) && !imageIDs.has(c.name)) return false;
   let allDigest = true;
   for (const c of podContainers(pod)) {
     if (!wanted.has(c.name)) continue;
@@ -164,7 +164,7 @@ export function isPodReadyForSet(set: SidecarSet, pod: Pod): boolean {
  */
 export function isPodUpdatedForStatus(set: SidecarSet, pod: Pod): boolean {
   if (!isPodSidecarUpdated(set, pod) || !isResizeApplied(pod, sidecarContainerNames(set))) return false;
-  const natives = inPlaceNatives(set);
+  const natives = podNatives(set, pod);
   if (natives.length === 0) return true;
   return natives.every((c) => isNativeRunning(pod, c.name)) && isPodStateConsistent(set, pod, new Set(natives.map((c) => c.name)));
 }

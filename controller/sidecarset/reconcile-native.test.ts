@@ -117,3 +117,15 @@ test('an env change of a native sidecar, or an image change of a plain init cont
   assert.deepEqual(h.api.log.filter((l) => l.startsWith('PATCH pods ')), [], 'no pod write');
   assert.equal(h.api.log.filter((l) => l.startsWith('PATCH pods/status')).length, 3, 'SidecarSetUpgradable=False on each pod');
 });
+
+test('a native sidecar added to the SidecarSet: pods injected before lack it and stay counted ready (new pods only)', async () => {
+  const plainSet = makeSet({ strategy: { maxUnavailable: 1 } });
+  const h = harness(plainSet, ['a', 'b'].map((n) => kubelet(makePod(n, [plainSet]))));
+  await h.run();
+  const added = makeSet({ initContainers: [native], strategy: { maxUnavailable: 1 } });
+  h.world.set = { ...rehash({ ...added, metadata: { ...added.metadata, generation: 2 } }), status: h.world.set.status };
+  await h.run();
+  assert.equal(lastStatus(h).readyPods, 2);
+  assert.equal(lastStatus(h).updatedPods, 0);
+  assert.deepEqual(h.api.log.filter((l) => l.startsWith('PATCH pods ')), [], 'not written: initContainers changed');
+});
