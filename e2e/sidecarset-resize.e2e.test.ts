@@ -93,10 +93,10 @@ describe('SidecarSet sidecar resources resized in place on the real node', { ski
       assert.equal(sidecarStatus(p)!.restartCount, before.get(n)!.restarts, `${n}: the sidecar did not restart`);
       assert.deepEqual(p.spec.containers.find((c) => c.name === 'sidecar')!.resources, v2, `${n}: spec`);
       assert.equal(podHash(p), done.metadata.annotations['kruise.io/sidecarset-hash'], `${n}: the SidecarSet's hash recorded`);
-      await eventSeen(n, 'SidecarResized');
       const jsonpath = kubectlOk(['get', 'pod', n, '-n', NS, '-o', 'jsonpath={.status.containerStatuses[?(@.name=="sidecar")].resources}']);
       assert.deepEqual(JSON.parse(jsonpath), v2, `${n}: kubectl get -o jsonpath`);
     }
+    await eventSeen(SET, 'SidecarResized'); // one per batch, on the SidecarSet
   });
 
   it('more CPU than the node has: the resize is reported Infeasible on the pod and the SidecarSet, and the rollout holds', async () => {

@@ -28,8 +28,8 @@ const same = (a: Allocation | undefined, b: Allocation) => JSON.stringify(cpuMem
 
 /** Whether a running container's reported allocation differs from its spec (never reported, or resized since). */
 export function allocationDrift(pod: Pod): boolean {
-  const spec = new Map((pod.spec?.containers ?? []).map((c) => [c.name, c]));
-  return (pod.status?.containerStatuses ?? []).some((s) => {
+  const spec = new Map([...(pod.spec?.containers ?? []), ...(pod.spec?.initContainers ?? [])].map((c) => [c.name, c]));
+  return [...(pod.status?.containerStatuses ?? []), ...(pod.status?.initContainerStatuses ?? [])].some((s) => {
     const c = spec.get(s.name);
     return !!c && !!s.state?.running && !same(s.resources as Allocation | undefined, allocationOf(c).resources);
   });

@@ -1,6 +1,6 @@
 // Kubelet for thousands of kwok pods during a rollout: kwok renders a pod's status once and ignores later image
-// changes, so this watches the pods and, like kubelet, restarts a container whose spec image changed (new imageID,
-// restartCount + 1) and reports the pod ready again once its readiness gates are True. Pods are handled by name from
+// changes, so this watches the pods and, like kubelet, restarts a container (or native sidecar) whose spec image
+// changed (new imageID, restartCount + 1) and reports the pod ready again once its readiness gates are True. Pods are handled by name from
 // the latest event seen, so an event that arrives while the pod's previous patch is in flight is not lost. Until
 // `acting` is set it only watches: kwok renders the first status, and the bench reads from here when pods were seen
 // ready.
@@ -24,6 +24,13 @@ const gatesTrue = (pod: Pod) => (pod.spec?.readinessGates ?? [])
 const changedContainers = (pod: Pod) => {
   const statuses = new Map((pod.status?.containerStatuses ?? []).map((s) => [s.name, s.image]));
   return pod.spec!.containers.filter((c) => statuses.get(c.name) !== c.image).map((c) => c.name);
+};
+/** Native sidecars (init containers with restartPolicy Always): kubelet runs them next to the containers. */
+const nativesOf = (pod: Pod) => (pod.spec?.initContainers ?? []).filter((c) => c.restartPolicy === 'Always');
+/** Native sidecars not running their spec image (a new image, or kwok's rendering of them as completed). */
+const changedNatives = (pod: Pod) => {
+  const statuses = new Map((pod.status?.initContainerStatuses ?? []).map((s) => [s.name, s]));
+  return nativesOf(pod).filter((c) => statuses.get(c.name)?.image !== c.image || !statuses.get(c.name)?.state?.running).map((c) => c.name);
 };
 
 export class BenchKubelet {
@@ -77,7 +84,7 @@ export class BenchKubelet {
     // revisions here, so they compare as numbers.
     if (Number(pod.metadata?.resourceVersion) < Number(this.latest.get(name)?.metadata?.resourceVersion ?? 0)) return;
     if ((pod.status?.containerStatuses ?? []).length === 0) return; // kwok has not started it yet
-    const changed = changedContainers(pod).length > 0;
+    const changed = changedContainers(pod).length > 0 || changedNatives(pod).length > 0;
     const down = changed || !isReady(pod) || !gatesTrue(pod);
     if (down) this.unavailable.add(name);
     else if (this.unavailable.delete(name) || !this.latest.has(name)) this.lastAvailableAt = Date.now();
@@ -129,23 +136,29 @@ export class BenchKubelet {
    */
   private async act(pod: Pod): Promise<void> {
     const changed = changedContainers(pod);
+    const natives = changedNatives(pod);
     const drift = this.resize && allocationDrift(pod);
     const ready = gatesTrue(pod);
-    if (changed.length === 0 && isReady(pod) === ready && !drift) return;
+    if (changed.length === 0 && natives.length === 0 && isReady(pod) === ready && !drift) return;
     const t = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
-    const before = new Map((pod.status?.containerStatuses ?? []).map((s) => [s.name, s]));
-    const statuses = pod.spec!.containers.map((c): Status => {
-      const old = { ...before.get(c.name)!, ...(this.resize && allocationOf(c)) } as Status;
-      if (!changed.includes(c.name)) return { ...old, ready: true };
+    const before = new Map([...(pod.status?.containerStatuses ?? []), ...(pod.status?.initContainerStatuses ?? [])].map((s) => [s.name, s]));
+    const restart = (c: NonNullable<Pod['spec']>['containers'][number], restarted: boolean): Status => {
+      const old = { ...before.get(c.name), name: c.name, ...(this.resize && allocationOf(c)) } as Status;
+      if (!restarted) return { ...old, ready: true };
       const image = c.image ?? '';
+      // kwok renders a native sidecar as a completed init container: running it is a start, not a restart.
+      const restarts = (old.restartCount ?? 0) + (old.image && old.image !== image ? 1 : 0);
       return { ...old, image, imageID: `docker.io/library/${image.split(':')[0]}@sha256:${createHash('sha256').update(image).digest('hex')}`,
-        restartCount: (old.restartCount ?? 0) + 1, ready: true, started: true, state: { running: { startedAt: t } } } as unknown as Status;
-    });
+        restartCount: restarts, ready: true, started: true, state: { running: { startedAt: t } } } as unknown as Status;
+    };
+    const statuses = pod.spec!.containers.map((c) => restart(c, changed.includes(c.name)));
+    const initStatuses = nativesOf(pod).length === 0 ? undefined : nativesOf(pod).map((c) => restart(c, natives.includes(c.name)));
     const conditions = isReady(pod) === ready ? undefined
       : [{ type: 'ContainersReady', status: 'True', lastTransitionTime: t }, { type: 'Ready', status: ready ? 'True' : 'False', lastTransitionTime: t }];
-    const status = { ...(conditions && { conditions }), containerStatuses: statuses };
+    const status = { ...(conditions && { conditions }), containerStatuses: statuses, ...(initStatuses && { initContainerStatuses: initStatuses }) };
     this.patches++;
-    if (drift && changed.length === 0 && (pod.status?.containerStatuses ?? []).some((s) => s.resources)) this.resizes++;
+    if (drift && changed.length === 0 && natives.length === 0 &&
+      [...(pod.status?.containerStatuses ?? []), ...(pod.status?.initContainerStatuses ?? [])].some((s) => s.resources)) this.resizes++;
     try {
       const written = await this.rest.patch<Pod>(resources.pods, { namespace: this.namespace, name: pod.metadata!.name!, subresource: 'status' }, 'strategic', { status });
       this.seen(written);

@@ -1,8 +1,9 @@
-// `npm run bench:sidecarset [-- --nodes 1000 --pods 10000 --limit-minutes 15 --no-resize]`: the SidecarSet controller at scale on
+// `npm run bench:sidecarset [-- --nodes 1000 --pods 10000 --limit-minutes 25 --no-resize]`: the SidecarSet controller at scale on
 // its own loopback cluster (harness): its own kwok with wide parallelism for the nodes, pods bound to them in bulk
-// through the API (and the injecting webhook), one SidecarSet matching them all. Prints progress while it runs and
+// through the API (and the injecting webhook), one SidecarSet matching them all (and one with a native sidecar). Prints progress while it runs and
 // figures at the end — status latency, a plain-patch baseline, a full rollout at maxUnavailable 10% (time, apiserver
-// and controller requests), controller memory — each with the load average, and asserts nothing about them. Stops
+// and controller requests), the resources-only rollout, a second SidecarSet's native sidecar rolled out (image, then
+// resources) next to them, controller memory — each with the load average, and asserts nothing about them. Stops
 // everything it starts, and stops by itself after --limit-minutes, printing the figures it has.
 import type { Pod } from '../../shared/api/meta.js';
 import type { SidecarSet, SidecarSetCondition, SidecarSetStatus } from '../../shared/api/sidecarset.js';
@@ -12,11 +13,12 @@ import { apiVersionOf, resources } from '../../shared/kube/resources.js';
 import type { KubeRest } from '../../shared/kube/rest.js';
 import { benchRun, numberArg, secs } from '../run-kit.js';
 import { startBenchStack } from '../stack.js';
+import { compared, measureRollout, NATIVE_SET, nativeSidecarSet, setStatus, type Rollout } from './native.js';
 import { apiserverRequests, controllerMetrics, delta, describe, memory, total } from './probes.js';
 
 const NODES = numberArg(process.argv, 'nodes', 1000);
 const PODS = numberArg(process.argv, 'pods', 10_000);
-const LIMIT_MS = numberArg(process.argv, 'limit-minutes', 15) * 60_000;
+const LIMIT_MS = numberArg(process.argv, 'limit-minutes', 25) * 60_000;
 /** Client requests the bench keeps in flight when creating or patching objects, and kwok's workers per kind of work. */
 const CONCURRENCY = 32;
 const NS = 'bench';
@@ -59,6 +61,8 @@ async function main(): Promise<void> {
         resources: { requests: { cpu: '10m', memory: '16Mi' } } }],
       updateStrategy: { maxUnavailable: '10%' } },
   });
+  // A second SidecarSet on the same pods with a native sidecar (kruise-ts updates those in place too).
+  await rest.create<SidecarSet>(resources.sidecarSets, nativeSidecarSet({ app: 'bench' }));
   await new Promise((r) => setTimeout(r, 2_000));
   const memIdle = await mem();
 
@@ -83,7 +87,7 @@ async function main(): Promise<void> {
   kubelet.startActing();
   await until('status ready', async () => {
     const s = await status(rest);
-    return kubelet.podsSeen === PODS && kubelet.unavailableNow === 0 && s.readyPods === PODS;
+    return kubelet.podsSeen === PODS && kubelet.unavailableNow === 0 && s.readyPods === PODS && (await setStatus(rest, NATIVE_SET)).readyPods === PODS;
   }, { everyMs: 100, progress: async () => `${kubelet.podsSeen} started by kwok, ${kubelet.unavailableNow} of them unavailable; ${statusLine(await status(rest))}` });
   const tReady = Date.now();
   figure('status readyPods = all pods, after the bench\'s watch saw the last pod become ready', `${secs(tReady - kubelet.lastAvailableAt)} (kwok made all pods ready ${secs(kubelet.lastAvailableAt - tLastPod)} after the last was created)`);
@@ -161,6 +165,22 @@ async function main(): Promise<void> {
   figure('resources-only rollout apiserver requests', `${describe(delta(apiBefore, apiserverRequests(cluster.kubeconfig)))}`);
   figure('resources-only rollout: stand-in kubelet status writes (resized allocations, no restart) / all', `${kubelet.resizes - resizesBefore} / ${kubelet.patches - patchesBefore}`);
   figure('resources-only rollout controller requests', `${describe(resizeCtl)} (${(total(resizeCtl) / PODS).toFixed(2)} per pod)`);
+
+  // Native sidecars (kruise-ts extension), the same batches: the image (kubelet restarts only the native sidecar),
+  // then the resources through pods/resize. Next to the rollouts above, with requests per pod.
+  const measure = { rest, run, kubelet, pods: PODS, controller: async () => (await ctl()).requests, apiserver: () => apiserverRequests(cluster.kubeconfig) };
+  const image: Rollout = { ms: rollout, controller: rolloutCtl, apiserver: rolloutApi };
+  const resourcesOnly: Rollout = { ms: resizeRollout, controller: resizeCtl, apiserver: {} };
+  const nativeImage = await measureRollout(measure, 'native-sidecar image rollout', NATIVE_SET,
+    [{ op: 'replace', path: '/spec/initContainers/0/image', value: 'busybox:1.36.0' }]);
+  figure('native-sidecar image rollout at maxUnavailable 10% (edit to every pod updated and ready)', compared(nativeImage, image, PODS));
+  figure('native-sidecar image rollout: controller requests / most pods unavailable at once', `${describe(nativeImage.controller)} / ${kubelet.peakUnavailable}`);
+  const nativeResize = await measureRollout(measure, 'native-sidecar resources rollout', NATIVE_SET,
+    [{ op: 'replace', path: '/spec/initContainers/0/resources', value: { requests: { cpu: '20m', memory: '32Mi' } } }]);
+  figure('native-sidecar resources-only rollout through pods/resize', compared(nativeResize, image, PODS));
+  figure('native-sidecar resources-only rollout: controller requests', describe(nativeResize.controller));
+  figure('this run\'s rollouts: image / resources-only / native image / native resources-only',
+    [image, resourcesOnly, nativeImage, nativeResize].map((r) => compared(r, image, PODS)).join(' / '));
   const peak = memory(controller.daemon.pid).peak;
   figure('controller memory: idle / all pods cached / after baseline / after rollout (target RSS ≤ 300 MB)',
     `${memIdle} / ${memLoaded} / ${memBaseline} / ${await mem()}; peak RSS ${peak} MB`);

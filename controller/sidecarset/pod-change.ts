@@ -41,8 +41,20 @@ const rules: Rule[] = [
   },
 ];
 
+/**
+ * A plain init container whose image the SidecarSet changed (hashed with the native sidecars, kruise-ts): it ran once
+ * when the pod started, so the change is for new pods only, never written into a running pod.
+ */
+function plainInitImageChanged(set: SidecarSet, pod: Pod): boolean {
+  const inits = set.spec?.initContainers ?? [];
+  if (!inits.some((c) => c.restartPolicy === 'Always')) return false;
+  return inits.some((c) => c.restartPolicy !== 'Always' &&
+    (pod.spec?.initContainers?.find((x) => x.name === c.name)?.image ?? c.image ?? '') !== (c.image ?? ''));
+}
+
 /** What brings `pod` (not yet at the SidecarSet's hash) up to date. */
 export function podChange(set: SidecarSet, pod: Pod, inputs: ChangeInputs): PodChange {
+  if (plainInitImageChanged(set, pod)) return { kind: 'new-pods-only', reason: 'initContainers changed, which only new pods get', fields: ['initContainers'] };
   if (podSetHashWithoutImage(pod, set) === setHashWithoutImage(set)) return { kind: 'image' };
   const entry = podView(pod).hash.get(set.metadata?.name ?? '');
   const diff = entry ? inputs.diff(entry) : undefined;

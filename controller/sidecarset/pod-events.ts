@@ -3,6 +3,7 @@
 import type { Pod } from '../../shared/api/meta.js';
 import type { SidecarSet } from '../../shared/api/sidecarset.js';
 import { hasSidecarContainers, isPodReadyCondition, isPodStateConsistent } from './pod-state.js';
+import { nativesUp } from './native-sidecars.js';
 import { infeasibleResize } from './resize-state.js';
 
 /** The parts of a pod that decide whether an update is worth a reconcile. */
@@ -12,6 +13,8 @@ export interface PodSummary {
   ready: boolean;
   /** Kubelet reports a resize of the pod Infeasible (PodResizePending). */
   infeasible: boolean;
+  /** kruise-ts: the SidecarSets' in-place native sidecars are all up (a restarting one leaves the pod Ready). */
+  nativesUp: boolean;
   labels: string;
   /** isPodStateConsistent per SidecarSet name. */
   consistent: ReadonlyMap<string, boolean>;
@@ -44,6 +47,7 @@ export function summarize(pod: Pod, sets: readonly SidecarSet[]): PodSummary {
     deleting: Boolean(pod.metadata?.deletionTimestamp),
     ready: isPodReadyCondition(pod),
     infeasible: infeasibleResize(pod) !== undefined,
+    nativesUp: sets.every((s) => nativesUp(s, pod)),
     labels: share(`l${labels}`, () => labels),
     consistent: share(`c${JSON.stringify(consistent)}`, () => new Map(consistent)),
   };
@@ -65,13 +69,15 @@ export interface Enqueue { set: string; afterMs: number }
  * A new pod concerns all its relevant SidecarSets. An update (new resourceVersion) concerns those not NotUpdate when
  * deletion started or readiness flipped (now), else when consistency flipped (after 5 s, giving kubelet time to report
  * the rest), else when labels changed and the SidecarSet upgrades by selector (now). kruise-ts: also when kubelet
- * starts or stops reporting a resize Infeasible (now: the SidecarSet reports it).
+ * starts or stops reporting a resize Infeasible (now: the SidecarSet reports it), and when a native sidecar stops or
+ * starts serving (now: its restart is the pod's disruption, the pod's Ready does not move).
  */
 export function podChangeEnqueues(before: PodSummary | undefined, after: PodSummary, sets: readonly SidecarSet[]): Enqueue[] {
   const names = sets.map((s) => s.metadata?.name ?? '');
   if (!before) return names.map((set) => ({ set, afterMs: 0 }));
   if (before.resourceVersion === after.resourceVersion) return [];
-  const statusChanged = (!before.deleting && after.deleting) || (!before.deleting && before.ready !== after.ready) || before.infeasible !== after.infeasible;
+  const statusChanged = (!before.deleting && after.deleting) || (!before.deleting && before.ready !== after.ready) || before.infeasible !== after.infeasible ||
+    before.nativesUp !== after.nativesUp;
   const out: Enqueue[] = [];
   for (const s of sets) {
     if (s.spec?.updateStrategy?.type === 'NotUpdate') continue;

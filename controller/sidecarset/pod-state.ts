@@ -5,6 +5,7 @@ import type { SidecarSet } from '../../shared/api/sidecarset.js';
 import { SidecarSetHashAnnotation, SidecarSetHashWithoutImageAnnotation } from '../../shared/api/sidecarset.js';
 import { parseImageReference } from '../../shared/domain/image-ref.js';
 import { hotUpgradeSlots, isHotUpgrade } from '../../shared/domain/inject/hot-upgrade.js';
+import { inPlaceNatives, isNativeRunning, nativesUp, podContainers, podNatives, podStatuses } from './native-sidecars.js';
 import { podView } from './pod-view.js';
 import { isResizeApplied } from './resize-state.js';
 
@@ -34,7 +35,10 @@ export function hasSidecarContainers(set: SidecarSet, pod: Pod): boolean {
 
 const containerNames = new WeakMap<SidecarSet, ReadonlySet<string>>();
 
-/** Pod container names the SidecarSet owns: its containers, HotUpgrade ones as their two slots. */
+/**
+ * Pod container names the SidecarSet owns: its containers, HotUpgrade ones as their two slots, and (kruise-ts) its
+ * native sidecars updated in place (native-sidecars.ts).
+ */
 export function sidecarContainerNames(set: SidecarSet): ReadonlySet<string> {
   // Asked once per pod per reconcile; a cached SidecarSet is replaced, never modified, on update.
   let names = containerNames.get(set);
@@ -44,6 +48,7 @@ export function sidecarContainerNames(set: SidecarSet): ReadonlySet<string> {
     if (isHotUpgrade(c)) hotUpgradeSlots(c.name).forEach((n) => out.add(n));
     else out.add(c.name);
   }
+  for (const c of inPlaceNatives(set)) out.add(c.name);
   containerNames.set(set, (names = out));
   return names;
 }
@@ -105,7 +110,7 @@ export function isSidecarUpdateCompleted(pod: Pod, setNames: readonly string[], 
   for (const n of [...setNames].sort()) {
     for (const [c, s] of Object.entries(v.inPlace.get(n)?.lastContainerStatuses ?? {})) last.set(c, s.imageID);
   }
-  for (const cs of pod.status?.containerStatuses ?? []) {
+  for (const cs of podStatuses(pod)) {
     if (!containers.has(cs.name) || !last.has(cs.name)) continue;
     if ((last.get(cs.name) ?? '') === (cs.imageID ?? '') && v.specImages.get(cs.name) !== cs.image) return false;
   }
@@ -123,9 +128,12 @@ export function isPodStateConsistent(set: SidecarSet, pod: Pod, names?: Readonly
   const wanted = names && names.size > 0 ? names : sidecarContainerNames(set);
   // kruise-ts: a sidecar whose resize kubelet has not applied yet is mid-update, as one not yet on its new image.
   if (!isResizeApplied(pod, wanted)) return false;
-  const imageIDs = new Map(statuses.map((s) => [s.name, stripScheme(s.imageID ?? '')]));
+  const all = podStatuses(pod);
+  const imageIDs = new Map(all.map((s) => [s.name, stripScheme(s.imageID ?? '')]));
+  // kruise-ts: a native sidecar kubelet does not report yet has not started its (new) container.
+  for (const c of podNatives(set, pod)) if (wanted.has(c.name) && !imageIDs.has(c.name)) return false;
   let allDigest = true;
-  for (const c of pod.spec?.containers ?? []) {
+  for (const c of podContainers(pod)) {
     if (!wanted.has(c.name)) continue;
     if (!parseImage(c.image ?? '')?.digest) { allDigest = false; break; }
     const id = imageIDs.get(c.name);
@@ -135,7 +143,10 @@ export function isPodStateConsistent(set: SidecarSet, pod: Pod, names?: Readonly
   return isSidecarUpdateCompleted(pod, [setName(set)], wanted);
 }
 
-/** commonControl.IsPodReady: idle HotUpgrade slots run the empty image, and the pod is Running and Ready. */
+/**
+ * commonControl.IsPodReady: idle HotUpgrade slots run the empty image, and the pod is Running and Ready; kruise-ts:
+ * and its in-place native sidecars are up (a restarting native sidecar leaves the pod Ready).
+ */
 export function isPodReadyForSet(set: SidecarSet, pod: Pod): boolean {
   const v = podView(pod);
   for (const c of set.spec?.containers ?? []) {
@@ -144,7 +155,18 @@ export function isPodReadyForSet(set: SidecarSet, pod: Pod): boolean {
     const { other } = hotUpgradeContainers(c.name, pod);
     if (v.specImages.has(other) && v.specImages.get(other) !== empty) return false;
   }
-  return isRunningAndReady(pod);
+  return isRunningAndReady(pod) && nativesUp(set, pod);
+}
+
+/**
+ * `status.updatedPods`: the pod's hash entry is the SidecarSet's and kubelet applied any sidecar resize (kruise-ts);
+ * native sidecars (kruise-ts) once kubelet reports their new image running.
+ */
+export function isPodUpdatedForStatus(set: SidecarSet, pod: Pod): boolean {
+  if (!isPodSidecarUpdated(set, pod) || !isResizeApplied(pod, sidecarContainerNames(set))) return false;
+  const natives = podNatives(set, pod);
+  if (natives.length === 0) return true;
+  return natives.every((c) => isNativeRunning(pod, c.name)) && isPodStateConsistent(set, pod, new Set(natives.map((c) => c.name)));
 }
 
 /**
@@ -155,7 +177,7 @@ export function isPodReadyForSet(set: SidecarSet, pod: Pod): boolean {
  */
 export function upgradability(set: SidecarSet, pod: Pod, inPlace?: boolean): { canUpgrade: boolean; consistent: boolean } {
   if (!(inPlace ?? podSetHashWithoutImage(pod, set) === setHashWithoutImage(set))) return { canUpgrade: false, consistent: false };
-  const ready = new Map((pod.status?.containerStatuses ?? []).map((s) => [s.name, s.ready]));
+  const ready = new Map(podStatuses(pod).map((s) => [s.name, s.ready]));
   for (const name of [...sidecarContainerNames(set)].sort()) {
     if (ready.get(name) && !isPodStateConsistent(set, pod, new Set([name]))) return { canUpgrade: true, consistent: false };
   }

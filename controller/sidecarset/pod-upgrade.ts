@@ -13,6 +13,7 @@ import { byteOrder, formatStringMap, formatTimestamp, formatUpgradeSpecMap, pars
 import { hotUpgradeSlots, isHotUpgrade, versionAltAnnotation, versionAnnotation } from '../../shared/domain/inject/hot-upgrade.js';
 import { applyPatchPodMetadata } from '../../shared/domain/inject/pod-metadata.js';
 import { recordInPlaceUpdate } from './inplace-state.js';
+import { inPlaceNatives, podStatuses } from './native-sidecars.js';
 import { hotUpgradeContainers, isPodStateConsistent, setHash, setHashWithoutImage } from './pod-state.js';
 
 const container = (pod: Pod, name: string): Container | undefined => pod.spec?.containers?.find((c) => c.name === name);
@@ -106,7 +107,25 @@ function updateHashWithoutImage(annotations: Record<string, string>, set: Sideca
 
 /** The pod's status imageID of each container, before anything changes. */
 export const statusImageIDs = (pod: Pod): Map<string, string> =>
-  new Map((pod.status?.containerStatuses ?? []).map((s) => [s.name, s.imageID ?? '']));
+  new Map(podStatuses(pod).map((s) => [s.name, s.imageID ?? '']));
+
+/** The sidecars (or hot-upgrade slots) whose image the update changes. */
+function imageSteps(set: SidecarSet, pod: Pod) {
+  return (set.spec?.containers ?? []).flatMap((c) => {
+    const hot = isHotUpgrade(c);
+    const { target, other } = hot ? hotUpgradeTarget(set, c, pod) : { target: c.name, other: c.name };
+    return (c.image ?? '') === (container(pod, other)?.image ?? '') ? [] : [{ c, hot, target, other }];
+  });
+}
+
+/** The in-place native sidecars whose image the update changes (kruise-ts). */
+const nativeImageSteps = (set: SidecarSet, pod: Pod) => inPlaceNatives(set).filter((c) => {
+  const slot = pod.spec?.initContainers?.find((x) => x.name === c.name);
+  return slot !== undefined && (slot.image ?? '') !== (c.image ?? '');
+});
+
+/** Whether upgradePod would change an image, i.e. restart a sidecar (a pod write with none restarts nothing). */
+export const restartsSidecars = (set: SidecarSet, pod: Pod) => nativeImageSteps(set, pod).length > 0 || imageSteps(set, pod).length > 0;
 
 export interface UpgradeInputs {
   now: Date;
@@ -117,7 +136,8 @@ export interface UpgradeInputs {
 }
 
 /**
- * updatePodSidecarAndHash minus the API call: sets each sidecar's (or hot-upgrade slot's) image to the SidecarSet's,
+ * updatePodSidecarAndHash minus the API call: sets each sidecar's (or hot-upgrade slot's, or kruise-ts: in-place
+ * native sidecar's) image to the SidecarSet's,
  * maintains the hot-upgrade annotations, the hash and in-place-update-state annotations, fills a missing injected
  * list and applies patchPodMetadata. Returns the containers whose image changed. Throws AdmissionDeniedError when a
  * MergePatchJson patch cannot apply.
@@ -127,12 +147,13 @@ export function upgradePod(set: SidecarSet, pod: Pod, inputs: UpgradeInputs): st
   const annotations = (metadata.annotations ??= {});
   const imageIDs = statusImageIDs(pod);
   // Every decision is taken on the unmodified pod (the predicates memoise what they read from it), then applied.
-  const steps = (set.spec?.containers ?? []).flatMap((c) => {
-    const hot = isHotUpgrade(c);
-    const { target, other } = hot ? hotUpgradeTarget(set, c, pod) : { target: c.name, other: c.name };
-    return (c.image ?? '') === (container(pod, other)?.image ?? '') ? [] : [{ c, hot, target, other }];
-  });
+  const steps = imageSteps(set, pod);
   const changed: string[] = [];
+  // kruise-ts: native sidecars take their new image in spec.initContainers; kubelet restarts only them.
+  for (const c of nativeImageSteps(set, pod)) {
+    pod.spec!.initContainers!.find((x) => x.name === c.name)!.image = c.image;
+    changed.push(c.name);
+  }
   for (const { c, hot, target, other } of steps) {
     const slot = container(pod, target);
     if (!slot) continue;

@@ -28,7 +28,7 @@ export interface PodView {
   working: Readonly<Record<string, string>>;
   /** `kruise.io/sidecarset-inplace-update-state`: per SidecarSet, the image IDs recorded before the update. */
   inPlace: ReadonlyMap<string, Pick<InPlaceUpdateState, 'lastContainerStatuses'>> | 'invalid' | undefined;
-  /** Spec image by container name. */
+  /** Spec image by container name (containers and init containers). */
   specImages: ReadonlyMap<string, string>;
 }
 
@@ -79,7 +79,8 @@ export function podView(pod: Pod): PodView {
   const a = pod.metadata?.annotations ?? {};
   const list = a[SidecarSetListAnnotation] ?? '';
   const working = a[SidecarSetWorkingHotUpgradeContainer] ?? '';
-  const containers = (pod.spec?.containers ?? []).map((c) => [c.name, c.image ?? ''] as const);
+  // Init containers too: native sidecars are updated in place (native-sidecars.ts); names are unique across both.
+  const containers = [...(pod.spec?.containers ?? []), ...(pod.spec?.initContainers ?? [])].map((c) => [c.name, c.image ?? ''] as const);
   v = {
     hash: hashView(a[SidecarSetHashAnnotation], SidecarSetHashAnnotation),
     hashWithoutImage: hashView(a[SidecarSetHashWithoutImageAnnotation], SidecarSetHashWithoutImageAnnotation),

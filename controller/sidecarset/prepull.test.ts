@@ -35,3 +35,12 @@ test('a pod held back PREPULL_WAIT_MS goes without the image', () => {
   assert.deepEqual(plan.timedOut.map((p) => p.metadata!.name), ['b']);
   assert.deepEqual(plan.waiting, []);
 });
+
+test('newImages: a native sidecar\'s new image is pulled for too (kruise-ts updates it in place)', () => {
+  const native = { name: 'native', image: 'busybox:1.0', command: ['sleep', '1d'], restartPolicy: 'Always' };
+  const n1 = makeSet({ containers: [], initContainers: [native] });
+  const n2 = makeSet({ containers: [], initContainers: [{ ...native, image: 'envoy:1.30' }] });
+  const pod = kubelet(makePod('a', [n1]));
+  assert.deepEqual(newImages(n2, pod), [{ name: 'envoy', tag: '1.30' }]);
+  assert.deepEqual(newImages(n1, pod), []);
+});

@@ -7,6 +7,7 @@
 import type { Pod } from '../../shared/api/meta.js';
 import type { SidecarSet } from '../../shared/api/sidecarset.js';
 import { ImageReferenceError, normalizeImageRef } from '../../shared/domain/image-ref.js';
+import { inPlaceNatives } from './native-sidecars.js';
 import { hotUpgradeTarget } from './pod-upgrade.js';
 import { isHotUpgrade } from '../../shared/domain/inject/hot-upgrade.js';
 import { planPrePull as planShared, type PrePullInputs as SharedInputs, type PrePullPlan } from '../prepull/plan.js';
@@ -26,9 +27,10 @@ export type PrePullInputs = Omit<SharedInputs, 'imagesFor' | 'waitMs'>;
 /** The images the update gives the pod's sidecars that its containers do not run yet, normalised (name, tag). */
 export function newImages(set: SidecarSet, pod: Pod): { name: string; tag: string }[] {
   const out = new Map<string, { name: string; tag: string }>();
-  for (const c of set.spec?.containers ?? []) {
+  // Containers (hot-upgrade ones by the slot to receive the image) and, kruise-ts, native sidecars updated in place.
+  for (const c of [...(set.spec?.containers ?? []), ...inPlaceNatives(set)]) {
     const target = isHotUpgrade(c) ? hotUpgradeTarget(set, c, pod).target : c.name;
-    const current = pod.spec?.containers?.find((x) => x.name === target)?.image;
+    const current = [...(pod.spec?.containers ?? []), ...(pod.spec?.initContainers ?? [])].find((x) => x.name === target)?.image;
     if (!c.image || current === c.image) continue;
     try {
       const ref = normalizeImageRef(c.image);

@@ -37,8 +37,10 @@ export function fakeApi() {
     const current = store.get('pods')?.get(key);
     if (!current) throw new KubeApiError('PATCH', 'pods', 404, '{"reason":"NotFound"}');
     const next = structuredClone(current) as unknown as Pod;
-    for (const c of (body as { spec: { containers: { name: string; resources: Record<string, Record<string, string | null>> }[] } }).spec.containers) {
-      const target = next.spec!.containers.find((x) => x.name === c.name)!;
+    type Entry = { name: string; resources: Record<string, Record<string, string | null>> };
+    const spec = (body as { spec: { containers?: Entry[]; initContainers?: Entry[] } }).spec;
+    for (const c of [...spec.containers ?? [], ...spec.initContainers ?? []]) {
+      const target = [...next.spec!.containers, ...next.spec!.initContainers ?? []].find((x) => x.name === c.name)!;
       const res = (target.resources ??= {}) as Record<string, Record<string, string>>;
       for (const [kind, list] of Object.entries(c.resources)) {
         const to = (res[kind] ??= {});
@@ -82,12 +84,14 @@ export function fakeApi() {
       // A pod patch as pod-patch.ts writes it: resourceVersion precondition, merged maps, images by container name.
       const current = table(r).get(keyOf(o));
       if (!current) throw new KubeApiError('PATCH', r.plural, 404, '{"reason":"NotFound"}');
-      const p = body as { metadata: { resourceVersion?: string; annotations?: Record<string, string | null> }; spec?: { containers?: { name: string; image: string }[] } };
+      const p = body as { metadata: { resourceVersion?: string; annotations?: Record<string, string | null> };
+        spec?: { containers?: { name: string; image: string }[]; initContainers?: { name: string; image: string }[] } };
       if (p.metadata.resourceVersion !== current.metadata?.resourceVersion) throw new KubeApiError('PATCH', r.plural, 409, '{"reason":"Conflict"}');
       const next = structuredClone(current) as unknown as Pod;
       const annotations = (next.metadata!.annotations ??= {});
       for (const [k, v] of Object.entries(p.metadata.annotations ?? {})) if (v === null) delete annotations[k]; else annotations[k] = v;
       for (const c of p.spec?.containers ?? []) next.spec!.containers.find((x) => x.name === c.name)!.image = c.image;
+      for (const c of p.spec?.initContainers ?? []) next.spec!.initContainers!.find((x) => x.name === c.name)!.image = c.image;
       next.metadata!.resourceVersion = String(++rv);
       table(r).set(keyOf(o), next as unknown as Obj);
       return structuredClone(next) as never;

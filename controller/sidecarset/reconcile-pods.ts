@@ -9,7 +9,7 @@ import { podChange, type PodChange } from './pod-change.js';
 import { isPodSidecarUpdated, podSetHash, setHash, sidecarContainerNames } from './pod-state.js';
 import { asPod, podKey, type ReconcileDeps } from './reconcile-deps.js';
 import type { ConditionInputs } from './resize-conditions.js';
-import { infeasibleResize, isResizeApplied } from './resize-state.js';
+import { infeasibleResize, isResizeApplied, resizePatch } from './resize-state.js';
 import type { Revision } from './revision-history.js';
 import { diffLookup } from './sidecar-diff.js';
 
@@ -70,7 +70,8 @@ export function conditionInputs(deps: ReconcileDeps, set: SidecarSet, pods: read
     if (!isPodSidecarUpdated(set, pod)) {
       const c = change(pod);
       if (c.kind === 'new-pods-only') newPodsOnly.push({ pod: podKey(pod), reason: c.reason });
-      continue;
+      // A pod resized in an earlier round gets its hash once kubelet applied the resize: reported as updated ones.
+      if (c.kind !== 'resize' || resizePatch(set, pod, c.containers) !== null) continue;
     }
     const message = isResizeApplied(pod, names) ? undefined : infeasibleResize(pod);
     if (!message) continue;

@@ -38,36 +38,51 @@ const lastConditions = (h: Awaited<ReturnType<typeof changedTo>>): SidecarSetCon
 const stored = (h: Awaited<ReturnType<typeof changedTo>>, name: string) => h.api.table('pods').get(`default/${name}`) as Pod;
 const sidecarOf = (pod: Pod) => pod.spec!.containers.find((c) => c.name === 'sidecar')!;
 
-test('resources only: resized through pods/resize one batch at a time, hashes recorded, counted once kubelet applied it', async () => {
+test('resources only: resized through pods/resize one batch at a time, hashes recorded once kubelet applied it, counted then', async () => {
   const v2 = next(cpu);
   const h = await changedTo(v2);
-  await h.run();
-  assert.deepEqual(h.api.log.filter((l) => l.includes('pods')), ['PATCH pods/resize a', 'PATCH pods a', 'PATCH pods/status a']);
-  const a = stored(h, 'a');
-  assert.deepEqual(sidecarOf(a).resources, cpu.resources, 'the resize changed the spec');
-  assert.equal(sidecarOf(a).image, 'busybox:1.0', 'no image change, so no restart');
-  const annotations = a.metadata!.annotations!;
-  assert.equal(JSON.parse(annotations[SidecarSetHashAnnotation]!).scs.hash, v2.metadata!.annotations![SidecarSetHashAnnotation]);
-  assert.equal(JSON.parse(annotations[SidecarSetHashWithoutImageAnnotation]!).scs.hash, v2.metadata!.annotations![SidecarSetHashWithoutImageAnnotation]);
-  assert.deepEqual(h.events, ['Normal SidecarResized Pod/a']);
+  assert.deepEqual(await h.run(), { requeueAfterMs: 1000 }, 'the bookkeeping write comes in a later round');
+  assert.deepEqual(h.api.log.filter((l) => l.includes('pods')), ['PATCH pods/resize a']);
+  assert.deepEqual(sidecarOf(stored(h, 'a')).resources, cpu.resources, 'the resize changed the spec');
+  assert.deepEqual(h.events, ['Normal SidecarResized SidecarSet/scs'], 'one event for the batch, on the SidecarSet');
 
-  // The cache shows the write, kubelet has not applied it: not updated yet, and it holds the one unavailable slot.
+  // The cache does not show the resize yet: the round waits for it (no second resize of the same pod).
+  assert.deepEqual(await h.run(), { requeueAfterMs: 1000 });
+  assert.deepEqual(h.api.log.filter((l) => l.includes('pods')), []);
+
+  // The cache shows it, kubelet has not applied it: the pod holds the one unavailable slot, no hash written yet.
   h.kubelet(['a'], { resize: 'pending' });
   await h.run();
   assert.equal(lastStatus(h).updatedPods, 0);
   assert.deepEqual(h.api.log.filter((l) => l.includes('pods')), [], 'the next pod waits');
 
+  // Kubelet applied it: the bookkeeping write from the cache (no GET), and the next pod's resize in the same round.
   h.kubelet(['a']);
+  const reads: string[] = [];
+  const { find, get } = h.api.rest;
+  h.api.rest.find = (async (r, o) => { reads.push(`find ${r.plural} ${o.name}`); return find(r, o); }) as typeof find;
+  h.api.rest.get = (async (r, o) => { reads.push(`get ${r.plural} ${o.name}`); return get(r, o); }) as typeof get;
+  assert.deepEqual(await h.run(), { requeueAfterMs: 1000 }, 'no pod event follows the write: the round that counts it is requeued');
+  assert.deepEqual(h.api.log.filter((l) => l.includes('pods')), ['PATCH pods a', 'PATCH pods/status a', 'PATCH pods/resize b']);
+  assert.deepEqual(reads.filter((r) => r.includes('pods')), [], 'no pod read back');
+  const a = stored(h, 'a');
+  assert.equal(sidecarOf(a).image, 'busybox:1.0', 'no image change, so no restart');
+  const annotations = a.metadata!.annotations!;
+  assert.equal(JSON.parse(annotations[SidecarSetHashAnnotation]!).scs.hash, v2.metadata!.annotations![SidecarSetHashAnnotation]);
+  assert.equal(JSON.parse(annotations[SidecarSetHashWithoutImageAnnotation]!).scs.hash, v2.metadata!.annotations![SidecarSetHashWithoutImageAnnotation]);
+  h.sync();
   await h.run();
   assert.equal(lastStatus(h).updatedPods, 1);
-  assert.deepEqual(h.api.log.filter((l) => l.includes('pods')), ['PATCH pods/resize b', 'PATCH pods b', 'PATCH pods/status b']);
   assert.equal(stored(h, 'a').status!.containerStatuses!.find((s) => s.name === 'sidecar')!.restartCount, 0);
 });
 
-test('image and resources together: one resize and one image update of the same pod, in the same batch', async () => {
+test('image and resources together: the resize, then (once applied) the image update, the pod counted unavailable throughout', async () => {
   const h = await changedTo(next({ ...cpu, image: 'busybox:2.0' }));
   await h.run();
-  assert.deepEqual(h.api.log.filter((l) => l.includes('pods')), ['PATCH pods/resize a', 'PATCH pods a', 'PATCH pods/status a']);
+  assert.deepEqual(h.api.log.filter((l) => l.includes('pods')), ['PATCH pods/resize a']);
+  h.kubelet(['a']);
+  await h.run();
+  assert.deepEqual(h.api.log.filter((l) => l.includes('pods')), ['PATCH pods a', 'PATCH pods/status a'], 'b waits: a restarts for its image');
   assert.equal(sidecarOf(stored(h, 'a')).image, 'busybox:2.0');
   assert.deepEqual(sidecarOf(stored(h, 'a')).resources, cpu.resources);
 });

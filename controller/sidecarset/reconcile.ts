@@ -50,12 +50,13 @@ async function writeStatus(deps: ReconcileDeps, cached: SidecarSet, pods: Pod[],
 }
 
 export function sidecarSetReconciler(deps: ReconcileDeps): ReconcileFn {
-  const { flip, upgrade, releaseSecrets } = upgradeSteps(deps);
+  const { flip, upgrade, releaseSecrets, awaitedResizes, forgetSet } = upgradeSteps(deps);
 
   return async (name, { log }) => {
     const cached = deps.sidecarSets.get(name);
     if (!cached) {
       deps.expectations.deleteSet(name);
+      forgetSet(name);
       await releaseSecrets(name);
       return;
     }
@@ -64,7 +65,7 @@ export function sidecarSetReconciler(deps: ReconcileDeps): ReconcileFn {
     if (!written) return;
     const { set, status, change } = written;
 
-    const waiting = awaitedPods(deps, set, pods);
+    const waiting = [...awaitedPods(deps, set, pods), ...awaitedResizes(set, pods, change)];
     if (waiting.length > 0) {
       log.debug({ pods: waiting }, 'updated pods not yet in the cache; looking again shortly');
       return { requeueAfterMs: EXPECTATIONS_RETRY_MS };
@@ -83,9 +84,12 @@ export function sidecarSetReconciler(deps: ReconcileDeps): ReconcileFn {
       await releaseSecrets(name);
       return;
     }
-    const { refused, holding } = await upgrade(set, pods, change, log);
-    // A refusal changes the conditions: the next reconcile writes them (and skips the refused pods).
-    if (refused) return { requeueAfterMs: EXPECTATIONS_RETRY_MS };
+    const { refused, holding, resized, finished } = await upgrade(set, pods, change, log);
+    // A refusal changes the conditions: the next reconcile writes them (and skips the refused pods). Resized pods get
+    // their bookkeeping write in a later round, once kubelet applied the resize (its status write brings that round
+    // on a real node; a node that reports no allocation writes nothing, so look again). That write is the pod's last
+    // change (kubelet has nothing left to report), so no pod event brings the round that counts it: look again too.
+    if (refused || resized > 0 || finished > 0) return { requeueAfterMs: EXPECTATIONS_RETRY_MS };
     if (holding) return { requeueAfterMs: PREPULL_POLL_MS };
   };
 }

@@ -5,6 +5,7 @@
 import type { Pod } from '../../shared/api/meta.js';
 import type { SidecarSet } from '../../shared/api/sidecarset.js';
 import { compareQuantityValues, parseQuantityValue } from '../../shared/domain/quantity.js';
+import { declaredSidecars, podContainers, podStatuses } from './native-sidecars.js';
 
 type ResourceList = Record<string, unknown> | undefined;
 interface Requirements { requests?: ResourceList; limits?: ResourceList }
@@ -38,23 +39,33 @@ function listPatch(from: ResourceList, to: ResourceList): Record<string, unknown
   return Object.keys(out).length ? out : undefined;
 }
 
+/** A resize body: cpu and memory of containers (and, kruise-ts, native sidecars) by name. */
+export interface ResizeBody { spec: { containers?: object[]; initContainers?: object[] } }
+
 /**
- * The body of `PATCH pods/NAME/resize` that gives `containers` of the pod the SidecarSet's cpu and memory, or null
- * when the pod's spec already has them (an earlier resize whose bookkeeping write failed).
+ * The body of `PATCH pods/NAME/resize` that gives `containers` of the pod (regular sidecars and native ones, in
+ * `spec.initContainers`) the SidecarSet's cpu and memory, or null when the pod's spec already has them (an earlier
+ * resize whose bookkeeping write has not happened yet, or failed).
  */
-export function resizePatch(set: SidecarSet, pod: Pod, containers: readonly string[]): { spec: { containers: object[] } } | null {
-  const want = new Map((set.spec?.containers ?? []).map((c) => [c.name, c.resources as Requirements | undefined]));
-  const out: object[] = [];
-  for (const c of pod.spec?.containers ?? []) {
-    if (!containers.includes(c.name) || !want.has(c.name)) continue;
-    const have = c.resources as Requirements | undefined;
-    const to = want.get(c.name);
-    const requests = listPatch(have?.requests, to?.requests);
-    const limits = listPatch(have?.limits, to?.limits);
-    if (!requests && !limits) continue;
-    out.push({ name: c.name, resources: { ...(requests && { requests }), ...(limits && { limits }) } });
-  }
-  return out.length ? { spec: { containers: out } } : null;
+export function resizePatch(set: SidecarSet, pod: Pod, containers: readonly string[]): ResizeBody | null {
+  const want = declaredSidecars(set);
+  const entries = (list: readonly { name: string; resources?: unknown }[] | undefined) => {
+    const out: object[] = [];
+    for (const c of list ?? []) {
+      if (!containers.includes(c.name) || !want.has(c.name)) continue;
+      const have = c.resources as Requirements | undefined;
+      const to = want.get(c.name)!.resources as Requirements | undefined;
+      const requests = listPatch(have?.requests, to?.requests);
+      const limits = listPatch(have?.limits, to?.limits);
+      if (!requests && !limits) continue;
+      out.push({ name: c.name, resources: { ...(requests && { requests }), ...(limits && { limits }) } });
+    }
+    return out.length ? out : undefined;
+  };
+  const regular = entries(pod.spec?.containers);
+  const native = entries(pod.spec?.initContainers);
+  if (!regular && !native) return null;
+  return { spec: { ...(regular && { containers: regular }), ...(native && { initContainers: native }) } };
 }
 
 /**
@@ -62,8 +73,8 @@ export function resizePatch(set: SidecarSet, pod: Pod, containers: readonly stri
  * `resources` (kubelet without in-place resize, a fake node) counts as applied: there is nothing to wait for.
  */
 export function isResizeApplied(pod: Pod, names: ReadonlySet<string>): boolean {
-  const spec = new Map((pod.spec?.containers ?? []).map((c) => [c.name, c.resources as Requirements | undefined]));
-  for (const s of pod.status?.containerStatuses ?? []) {
+  const spec = new Map(podContainers(pod).map((c) => [c.name, c.resources as Requirements | undefined]));
+  for (const s of podStatuses(pod)) {
     if (!names.has(s.name) || !s.resources) continue;
     if (!sameRequirements(spec.get(s.name), s.resources as Requirements)) return false;
   }

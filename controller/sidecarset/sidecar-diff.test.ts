@@ -20,7 +20,17 @@ const cases: { name: string; now: SidecarSet['spec']; then: SidecarSet['spec']; 
   { name: 'command and resources changed: the command keeps it out of place', now: spec({ ...base, command: ['x'], resources: {} }), then: spec(base), want: { resized: ['sidecar'], fields: ['command'] } },
   { name: 'mounts changed', now: spec({ ...base, volumeMounts: [{ name: 'v', mountPath: '/v' }] }), then: spec(base), want: { resized: [], fields: ['volumeMounts'] } },
   { name: 'a container added', now: spec(base, { ...base, name: 'two' }), then: spec(base), want: { resized: [], fields: ['containers'] } },
-  { name: 'a native sidecar init container changed', now: { ...spec(base), initContainers: [{ name: 'i', image: 'x:2', restartPolicy: 'Always' }] },
+  // kruise-ts: native sidecars change in place like containers; plain init containers (hashed with them) do not.
+  { name: 'a native sidecar\'s image changed: in place', now: { ...spec(base), initContainers: [{ name: 'i', image: 'x:2', restartPolicy: 'Always' }] },
+    then: { ...spec(base), initContainers: [{ name: 'i', image: 'x:1', restartPolicy: 'Always' }] }, want: { resized: [], fields: [] } },
+  { name: 'a native sidecar\'s resources changed: resized', now: { ...spec(base), initContainers: [{ name: 'i', image: 'x:1', restartPolicy: 'Always', resources: { requests: { cpu: '2' } } }] },
+    then: { ...spec(base), initContainers: [{ name: 'i', image: 'x:1', restartPolicy: 'Always', resources: { requests: { cpu: '1' } } }] }, want: { resized: ['i'], fields: [] } },
+  { name: 'a native sidecar\'s env changed: new pods only', now: { ...spec(base), initContainers: [{ name: 'i', image: 'x:1', restartPolicy: 'Always', env: [{ name: 'A', value: '1' }] }] },
+    then: { ...spec(base), initContainers: [{ name: 'i', image: 'x:1', restartPolicy: 'Always' }] }, want: { resized: [], fields: ['env'] } },
+  { name: 'a plain init container next to a native one changed its image: new pods only',
+    now: { ...spec(base), initContainers: [{ name: 'p', image: 'p:2' }, { name: 'i', image: 'x:1', restartPolicy: 'Always' }] },
+    then: { ...spec(base), initContainers: [{ name: 'p', image: 'p:1' }, { name: 'i', image: 'x:1', restartPolicy: 'Always' }] }, want: { resized: [], fields: ['initContainers'] } },
+  { name: 'a native sidecar added', now: { ...spec(base), initContainers: [{ name: 'i', image: 'x:1', restartPolicy: 'Always' }, { name: 'j', image: 'x:1', restartPolicy: 'Always' }] },
     then: { ...spec(base), initContainers: [{ name: 'i', image: 'x:1', restartPolicy: 'Always' }] }, want: { resized: [], fields: ['initContainers'] } },
 ];
 

@@ -6,6 +6,7 @@ import type { SidecarContainer, SidecarSet } from '../../shared/api/sidecarset.j
 import { SidecarSetHashAnnotation } from '../../shared/api/sidecarset.js';
 import { goJsonValue, goNormalize } from '../../shared/domain/go-json.js';
 import { sidecarContainerSchema } from '../../shared/domain/sidecarset-hash.js';
+import { isInPlaceNative } from './native-sidecars.js';
 import type { Revision } from './revision-history.js';
 
 /** Fields of a sidecar that change in place: the image (upstream) and the resources (pods/resize). */
@@ -28,29 +29,44 @@ function normalize(containers: unknown): Normalized {
 const isNative = (list: readonly SidecarContainer[] | unknown) => Array.isArray(list) && list.some((c) => (c as SidecarContainer)?.restartPolicy === 'Always');
 
 /**
+ * Compares two lists of sidecars pairwise into `out`: a different list (length, names) is the field `list`; in a pair
+ * that `inPlace` accepts, resources make a resize and other fields (but the image) their field names; any difference
+ * in another pair is the field `list`.
+ */
+function comparePairs(now: Normalized, then: Normalized, list: string, inPlace: (a: SidecarContainer, b: SidecarContainer) => boolean,
+  out: { fields: Set<string>; resized: string[] }): void {
+  if (now.length !== then.length || now.some((c, i) => c.name !== then[i]!.name)) {
+    out.fields.add(list);
+    return;
+  }
+  now.forEach((c, i) => {
+    const old = then[i]!;
+    if (!inPlace(c as unknown as SidecarContainer, old as unknown as SidecarContainer)) {
+      if (goJsonValue(c) !== goJsonValue(old)) out.fields.add(list);
+      return;
+    }
+    for (const key of new Set([...Object.keys(c), ...Object.keys(old)])) {
+      if (goJsonValue(c[key]) === goJsonValue(old[key])) continue;
+      if (key === 'resources') out.resized.push(String(c.name));
+      else if (!IN_PLACE_FIELDS.has(key)) out.fields.add(key);
+    }
+  });
+}
+
+/**
  * The difference between the sidecars a revision recorded (`recorded`, its `data.spec`) and the SidecarSet's. Over
- * what the hash covers: `containers`, and `initContainers` when either side has a native sidecar (only compared as a
- * whole: native sidecars are not resized here).
+ * what the hash covers: `containers`, and `initContainers` when either side has a native sidecar. Native sidecars
+ * (not HotUpgrade) change in place like containers (kruise-ts, native-sidecars.ts); plain init containers ran once at
+ * pod start, so any change of theirs is the field `initContainers` (new pods only).
  */
 export function diffSidecars(current: SidecarSet['spec'], recorded: SidecarSet['spec']): SidecarDiff {
-  const now = normalize(current?.containers);
-  const then = normalize(recorded?.containers);
-  const fields = new Set<string>();
-  const resized: string[] = [];
-  if (now.length !== then.length || now.some((c, i) => c.name !== then[i]!.name)) fields.add('containers');
-  else {
-    now.forEach((c, i) => {
-      const old = then[i]!;
-      for (const key of new Set([...Object.keys(c), ...Object.keys(old)])) {
-        if (goJsonValue(c[key]) === goJsonValue(old[key])) continue;
-        if (key === 'resources') resized.push(String(c.name));
-        else if (!IN_PLACE_FIELDS.has(key)) fields.add(key);
-      }
-    });
+  const out = { fields: new Set<string>(), resized: [] as string[] };
+  comparePairs(normalize(current?.containers), normalize(recorded?.containers), 'containers', () => true, out);
+  if (isNative(current?.initContainers) || isNative(recorded?.initContainers)) {
+    comparePairs(normalize(current?.initContainers), normalize(recorded?.initContainers), 'initContainers',
+      (a, b) => isInPlaceNative(a) && isInPlaceNative(b), out);
   }
-  if ((isNative(current?.initContainers) || isNative(recorded?.initContainers)) &&
-    goJsonValue(normalize(current?.initContainers)) !== goJsonValue(normalize(recorded?.initContainers))) fields.add('initContainers');
-  return { resized, fields: [...fields].sort() };
+  return { resized: out.resized, fields: [...out.fields].sort() };
 }
 
 /** The spec a revision stores (`data.spec`), whether the data came back as an object or as JSON text. */

@@ -2,14 +2,14 @@
 // is worth writing.
 import type { Pod } from '../../shared/api/meta.js';
 import type { SidecarSet, SidecarSetStatus } from '../../shared/api/sidecarset.js';
-import { isPodReadyForSet, isPodSidecarUpdated, isPodStateConsistent, sidecarContainerNames } from './pod-state.js';
-import { isResizeApplied } from './resize-state.js';
+import { isPodReadyForSet, isPodStateConsistent, isPodUpdatedForStatus } from './pod-state.js';
 
 /** The status fields upstream has, all set. */
 export type CountedStatus = Required<SidecarSetStatus>;
 
 /**
- * Counts over `pods` (the matched pods): updated = hash equal (and, kruise-ts, any sidecar resize applied by kubelet);
+ * Counts over `pods` (the matched pods): updated = hash equal (and, kruise-ts, any sidecar resize applied by kubelet,
+ * native sidecars running their new image: isPodUpdatedForStatus);
  * ready = consistent ∧ ready for this SidecarSet.
  */
 export function computeStatus(set: SidecarSet, pods: readonly Pod[], latestRevision: string, collisionCount: number): CountedStatus {
@@ -17,7 +17,7 @@ export function computeStatus(set: SidecarSet, pods: readonly Pod[], latestRevis
   let readyPods = 0;
   let updatedReadyPods = 0;
   for (const pod of pods) {
-    const updated = isPodSidecarUpdated(set, pod) && isResizeApplied(pod, sidecarContainerNames(set));
+    const updated = isPodUpdatedForStatus(set, pod);
     if (updated) updatedPods++;
     if (isPodStateConsistent(set, pod) && isPodReadyForSet(set, pod)) {
       readyPods++;

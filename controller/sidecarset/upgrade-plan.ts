@@ -6,13 +6,21 @@ import { LabelSelectorError, matchesLabelSelector } from '../../shared/domain/la
 import { activePodsKey, compareActivePodsKeys } from './active-pods-order.js';
 import { maxUnavailableValue, partitionReplicas } from '../../shared/domain/int-or-percent.js';
 import { upstreamChange, type PodChange } from './pod-change.js';
-import { isPodReadyForSet, isPodSidecarUpdated, isPodStateConsistent, upgradability } from './pod-state.js';
+import { isPodReadyForSet, isPodSidecarUpdated, isPodStateConsistent, sidecarContainerNames, upgradability } from './pod-state.js';
+import { restartsSidecars } from './pod-upgrade.js';
 import { prioritySort } from './priority-sort.js';
+import { isResizeApplied, resizePatch } from './resize-state.js';
 import { expandScatterTerms, scatterSort } from './scatter-sort.js';
 
 export interface UpgradePlan {
   /** Pods to update now, in update order. */
   upgrade: Pod[];
+  /**
+   * kruise-ts: pods resized in an earlier round (their sidecars have the SidecarSet's resources, not yet its hash) whose
+   * resize kubelet has applied: their bookkeeping write is due now, outside the batch (the batch that resized them
+   * counted them). Written from the cache once kubelet is done with the pod, it does not race kubelet's status write.
+   */
+  finish: Pod[];
   /** Pods that need more than an image or resources change: they get SidecarSetUpgradable=False and are skipped. */
   notUpgradable: Pod[];
   /** The candidates after `upgrade`, as many as maxUnavailable allows at once: the next batch (for pre-pull). */
@@ -43,14 +51,15 @@ export function sortForUpdate(set: SidecarSet, pods: readonly Pod[], indexes: re
 
 /**
  * calculateUpgradeCount: drop the last `partition` waiting pods; then walk the rest, taking not-ready pods for free
- * and ready ones while the pods already updated but not consistent-and-ready stay below maxUnavailable.
+ * and ready ones while the pods already updated but not consistent-and-ready (plus `alsoUnavailable`, kruise-ts: pods
+ * mid-resize) stay below maxUnavailable.
  */
-export function upgradeCount(set: SidecarSet, pods: readonly Pod[], waiting: readonly number[]): number {
+export function upgradeCount(set: SidecarSet, pods: readonly Pod[], waiting: readonly number[], alsoUnavailable = 0): number {
   const strategy = set.spec?.updateStrategy ?? {};
   const partition = partitionReplicas(strategy.partition, pods.length);
   if (waiting.length - partition <= 0) return 0;
   const maxUnavailable = maxUnavailableValue(strategy.maxUnavailable, pods.length);
-  let unavailable = 0;
+  let unavailable = alsoUnavailable;
   for (const pod of pods) {
     if (isPodSidecarUpdated(set, pod) && (!isPodStateConsistent(set, pod) || !isPodReadyForSet(set, pod))) unavailable++;
   }
@@ -72,17 +81,30 @@ export function upgradeCount(set: SidecarSet, pods: readonly Pod[], waiting: rea
 export function planUpgrade(set: SidecarSet, pods: readonly Pod[], change: (pod: Pod) => PodChange = (p) => upstreamChange(set, p)): UpgradePlan {
   const waiting: number[] = [];
   const notUpgradable: Pod[] = [];
+  const finish: Pod[] = [];
+  let midResize = 0;
   pods.forEach((pod, i) => {
-    if (isPodSidecarUpdated(set, pod) || !selectedForUpdate(set, pod)) return;
-    const { canUpgrade, consistent } = upgradability(set, pod, change(pod).kind !== 'new-pods-only');
+    if (isPodSidecarUpdated(set, pod)) return;
+    const c = change(pod);
+    // Resized in an earlier batch, whatever the selector or partition say now: finished once kubelet applied it,
+    // unavailable until then, and in this round too if its write changes an image (a restart).
+    if (c.kind === 'resize' && resizePatch(set, pod, c.containers) === null) {
+      const applied = isResizeApplied(pod, sidecarContainerNames(set));
+      if (applied) finish.push(pod);
+      if (!applied || restartsSidecars(set, pod) || !isPodStateConsistent(set, pod) || !isPodReadyForSet(set, pod)) midResize++;
+      return;
+    }
+    if (!selectedForUpdate(set, pod)) return;
+    const { canUpgrade, consistent } = upgradability(set, pod, c.kind !== 'new-pods-only');
     if (!canUpgrade) notUpgradable.push(pod);
     else if (consistent) waiting.push(i);
   });
   const ordered = sortForUpdate(set, pods, waiting);
-  const count = upgradeCount(set, pods, ordered);
+  const count = upgradeCount(set, pods, ordered, midResize);
   const next = Math.max(1, maxUnavailableValue(set.spec?.updateStrategy?.maxUnavailable, pods.length));
   return {
     upgrade: ordered.slice(0, count).map((i) => pods[i]!),
+    finish,
     notUpgradable,
     upcoming: ordered.slice(count, count + next).map((i) => pods[i]!),
   };

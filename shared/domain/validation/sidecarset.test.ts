@@ -149,8 +149,15 @@ describe('TestValidateSidecarSet (expected error counts from upstream)', () => {
       errs: 1,
     },
     {
-      name: 'a native sidecar init container with RollingUpdate is one error',
+      // kruise-ts updates native sidecars in place (docs/compatibility.md); OpenKruise refuses this with one error.
+      name: 'a native sidecar init container with RollingUpdate is accepted (kruise-ts)',
       obj: set({ selector, updateStrategy: { type: 'RollingUpdate' }, initContainers: [sidecar({ restartPolicy: 'Always' })] }),
+      errs: 0,
+    },
+    {
+      name: 'a HotUpgrade native sidecar with RollingUpdate is one error',
+      obj: set({ selector, updateStrategy: { type: 'RollingUpdate' },
+        initContainers: [sidecar({ restartPolicy: 'Always', upgradeStrategy: { upgradeType: 'HotUpgrade', hotUpgradeEmptyImage: 'busybox:empty' } })] }),
       errs: 1,
     },
     {

@@ -64,9 +64,11 @@ export function validateSidecarSetSpec(obj: SidecarSet, ctx: Pick<SidecarSetVali
   const spec = obj.spec ?? {};
   const out: Violation[] = [];
   const strategy = spec.updateStrategy ?? {};
+  // OpenKruise refuses RollingUpdate for every native sidecar ("The initContainer in-place upgrade is not currently
+  // supported."); kruise-ts updates them in place (docs/compatibility.md) but, as upstream, never hot-upgrades them.
   for (const c of spec.initContainers ?? []) {
-    if (c.restartPolicy === 'Always' && strategy.type === 'RollingUpdate') {
-      out.push({ field: 'spec.updateStrategy', type: 'Required value', detail: 'The initContainer in-place upgrade is not currently supported.' });
+    if (c.restartPolicy === 'Always' && c.upgradeStrategy?.upgradeType === 'HotUpgrade' && strategy.type === 'RollingUpdate') {
+      out.push({ field: 'spec.updateStrategy', type: 'Required value', detail: 'The initContainer hot upgrade is not supported.' });
     }
   }
   if (!spec.selector) out.push({ field: 'spec.selector', type: 'Required value', detail: 'no selector defined for SidecarSet' });
