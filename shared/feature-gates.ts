@@ -37,6 +37,8 @@ export const GATE_DEFAULTS = {
   EnableSortSidecarContainerByName: false,
   PreDownloadImageForInPlaceUpdate: false,
   ImageVolume: false,
+  ResourcesDeletionProtection: false,
+  DeletionProtectionForCRDCascadingGate: false,
 } as const;
 export type FeatureGate = keyof typeof GATE_DEFAULTS;
 

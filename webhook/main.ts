@@ -20,6 +20,7 @@ import { certWriterProblem } from '../certs/writer-check.js';
 import { identityOnly, watchCaBundleObjects } from '../certs/config-watch.js';
 import { buildApp } from './app.js';
 import { drainThenClose } from './drain.js';
+import { deletionCounter } from './deletion-counts.js';
 import { startAdmissionCaches } from './caches.js';
 import { makeRoutes } from './handlers/index.js';
 import { subjectAccess } from './subject-access.js';
@@ -150,7 +151,9 @@ async function main(): Promise<void> {
   log.info({ writer: config.certWriter }, 'waiting for the serving certificate');
   const first = await firstCertificate(source, stop.signal);
   if (!first) return;
-  const calls = { dryRunCreate: dryRunCreate(kube, config.namespace), canWrite: sarClient(kube) };
+  const calls = { dryRunCreate: dryRunCreate(kube, config.namespace), canWrite: sarClient(kube),
+    // Only Cascading namespaces and CRDs count anything (ResourcesDeletionProtection); paged and time-bounded.
+    ...(config.featureGates.ResourcesDeletionProtection ? { countForDeletion: deletionCounter(rest) } : {}) };
   // The handlers run in the pool's workers (webhook/pool/), over snapshots of these caches; the API calls they make
   // come back here as RPCs. The table built here gives the server its paths.
   const routes = makeRoutes({ caches, gates: config.featureGates, now: () => new Date(), random: Math.random, ...calls });

@@ -27,6 +27,7 @@ import { mutatePodRoute } from './mutate-pod.js';
 import { mutateSidecarSetRoute } from './mutate-sidecarset.js';
 import { withV18Paths } from './paths.js';
 import { validateCloneSetRoute } from './validate-cloneset.js';
+import { deletionProtectionRoutes, type DeletionCount } from './validate-deletion-protection.js';
 import { validateImageListPullJobRoute } from './validate-image-list-pull-job.js';
 import { validateImagePullJobRoute } from './validate-image-pull-job.js';
 import { validateNodeImageRoute } from './validate-node-image.js';
@@ -43,6 +44,8 @@ export interface RouteDeps {
   dryRunCreate?: (resource: Record<string, unknown>) => Promise<string | undefined>;
   /** SubjectAccessReview for a ResourceDistribution's author (write-access.ts); offline callers leave it out. */
   canWrite?: CanWrite;
+  /** The counts behind a Cascading deletion protection (webhook/deletion-counts.ts); offline callers leave it out. */
+  countForDeletion?: DeletionCount;
 }
 
 /** `view` of every SidecarSet in `list`, made once per list (the caches hand out the same array until one changes). */
@@ -116,12 +119,13 @@ const afterSidecarSetsSync = (deps: RouteDeps, route: WebhookRoute): WebhookRout
 /** The v1.9 routes, each also at its v1.8 path (paths.ts). */
 export function makeRoutes(deps: RouteDeps): WebhookRoute[] {
   const gates = deps.gates;
+  const deletion = { gates, ...(deps.countForDeletion ? { count: deps.countForDeletion } : {}) };
   return withV18Paths([
     afterSidecarSetsSync(deps, mutatePodRoute<InjectionContext>({ enabled: gates.PodWebhook, mutate: mutatePodOnCreate, context: (req) => podInjectionContext(deps, req) })),
     mutateSidecarSetRoute({ defaults: (s) => defaultSidecarSet(s, { imageVolume: gates.ImageVolume }) }),
     afterSidecarSetsSync(deps, validateSidecarSetRoute<SidecarSetValidationContext>({ validate: (o: SidecarSet, old, ctx) => validateSidecarSet(o, old, ctx), context: (_req, view) => sidecarSetValidationContext(deps, view) })),
     mutateCloneSetRoute({ defaults: (cs, old) => defaultCloneSet(cs, old, { imageVolume: gates.ImageVolume }) }),
-    validateCloneSetRoute({ validate: validateCloneSet, fetchPod: deps.caches.fetchPod }),
+    validateCloneSetRoute({ validate: validateCloneSet, fetchPod: deps.caches.fetchPod, deletion }),
     mutateContainerRecreateRequestRoute({ gates, mutate: mutateContainerRecreateRequest, fetchPod: deps.caches.fetchPod, fetchNode: deps.caches.fetchNode }),
     mutateImagePullJobRoute({ gates, defaults: defaultImagePullJob }),
     validateImagePullJobRoute({ gates, validate: validateImagePullJob, denialCode: imagePullJobDenialCode }),
@@ -131,5 +135,6 @@ export function makeRoutes(deps: RouteDeps): WebhookRoute[] {
     validateNodeImageRoute({ gates, validate: (o) => validateNodeImage(o) }),
     validateResourceDistributionRoute({ gates, validate: validateResourceDistribution, namespaceLabels: deps.caches.namespaceLabels,
       ...(deps.dryRunCreate ? { dryRunCreate: deps.dryRunCreate } : {}), ...(deps.canWrite ? { canWrite: deps.canWrite } : {}) }),
+    ...deletionProtectionRoutes(deletion),
   ]);
 }

@@ -5,18 +5,20 @@ import type { Pod } from '../../shared/api/meta.js';
 import type { V1Node } from '@kubernetes/client-node';
 import type { AdmissionCaches } from '../caches.js';
 import type { CanWrite } from '../handlers/write-access.js';
+import type { DeletionCount } from '../handlers/validate-deletion-protection.js';
 import type { FromWorker, RpcMethod, ToWorker } from './protocol.js';
 
 export type RpcHost = Partial<Record<RpcMethod, (...args: never[]) => Promise<unknown>>>;
 
 /** The main thread's side, over the live caches and the optional API calls (the same ones makeRoutes gets in-thread). */
-export function rpcHost(caches: Pick<AdmissionCaches, 'fetchPod' | 'fetchNode' | 'sidecarSetsSynced'>, o: { dryRunCreate?: (r: Record<string, unknown>) => Promise<string | undefined>; canWrite?: CanWrite } = {}): RpcHost {
+export function rpcHost(caches: Pick<AdmissionCaches, 'fetchPod' | 'fetchNode' | 'sidecarSetsSynced'>, o: { dryRunCreate?: (r: Record<string, unknown>) => Promise<string | undefined>; canWrite?: CanWrite; countForDeletion?: DeletionCount } = {}): RpcHost {
   return {
     fetchPod: caches.fetchPod,
     fetchNode: caches.fetchNode,
     sidecarSetsSynced: caches.sidecarSetsSynced,
     ...(o.dryRunCreate ? { dryRunCreate: o.dryRunCreate } : {}),
     ...(o.canWrite ? { canWrite: o.canWrite } : {}),
+    ...(o.countForDeletion ? { countForDeletion: o.countForDeletion } : {}),
   };
 }
 
