@@ -113,3 +113,35 @@ gate not named follows AllAlpha. Its RBAC is rendered only then (review N-M4).
 {{- end -}}
 {{- if $explicit }}{{ eq $explicit "true" }}{{ else }}{{ eq $allAlpha "true" }}{{ end -}}
 {{- end -}}
+
+{{/*
+"true" when featureGates turns the named gate on, read as shared/feature-gates.ts reads FEATURE_GATES (the last pair
+of a name wins; a gate not named follows AllAlpha or AllBeta by its stage, else its upstream default, false for the
+gates asked about here). Args: (list $ "GateName" "alpha"|"beta").
+*/}}
+{{- define "kruise-ts.gateOn" -}}
+{{- $root := index . 0 -}}
+{{- $gate := index . 1 -}}
+{{- $all := ternary "AllAlpha" "AllBeta" (eq (index . 2) "alpha") -}}
+{{- $explicit := "" -}}
+{{- $allValue := "" -}}
+{{- range $part := splitList "," (toString $root.Values.featureGates) -}}
+{{- $kv := splitList "=" $part -}}
+{{- $name := trim (first $kv) -}}
+{{- $value := "" -}}
+{{- if gt (len $kv) 1 }}{{ $value = lower (trim (index $kv 1)) }}{{ end -}}
+{{- if eq $name $gate }}{{ $explicit = $value }}{{ end -}}
+{{- if eq $name $all }}{{ $allValue = $value }}{{ end -}}
+{{- end -}}
+{{- if $explicit }}{{ eq $explicit "true" }}{{ else }}{{ eq $allValue "true" }}{{ end -}}
+{{- end -}}
+
+{{/* "true" when ResourcesDeletionProtection is on: its webhook entries and RBAC are rendered only then. */}}
+{{- define "kruise-ts.deletionProtection" -}}
+{{- include "kruise-ts.gateOn" (list . "ResourcesDeletionProtection" "beta") -}}
+{{- end -}}
+
+{{/* "true" when DeletionProtectionForCRDCascadingGate is on, which ResourcesDeletionProtection off forces off. */}}
+{{- define "kruise-ts.crdCascadingProtection" -}}
+{{- and (eq (include "kruise-ts.deletionProtection" .) "true") (eq (include "kruise-ts.gateOn" (list . "DeletionProtectionForCRDCascadingGate" "alpha")) "true") -}}
+{{- end -}}
