@@ -10,6 +10,7 @@ import type { EventRecorder } from '../../shared/kube/event-recorder.js';
 import type { FreshView } from '../../shared/kube/fresh-view.js';
 import type { KubeRest } from '../../shared/kube/rest.js';
 import type { ResourceVersionExpectations, ScaleExpectations } from './expectations.js';
+import type { PdbGate } from '../disruption/pdb-gate.js';
 import type { SecretIO } from '../prepull/secrets.js';
 import type { Revisions } from './revisions.js';
 
@@ -32,6 +33,8 @@ export interface CloneSetDeps {
   random: () => number;
   /** With the PreDownloadImageForInPlaceUpdate gate on: image pre-download (predownload.ts). */
   preDownload?: PreDownloadDeps;
+  /** PodDisruptionBudgets respected by in-place updates (controller/disruption/pdb-gate.ts); absent: not consulted. */
+  pdb?: PdbGate;
 }
 
 export interface Round {

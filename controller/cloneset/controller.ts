@@ -10,6 +10,7 @@ import type { Claim } from '../../shared/domain/cloneset/volume-claims.js';
 import { objectKey } from '../../shared/kube/keys.js';
 import { resources } from '../../shared/kube/resources.js';
 import type { Controller } from '../types.js';
+import { pdbGateFor } from '../disruption/pdb-gate-setup.js';
 import { ResourceVersionExpectations, ScaleExpectations } from './expectations.js';
 import { OwnerIndex } from './owner-index.js';
 import { cloneSetReconciler } from './reconcile.js';
@@ -99,7 +100,7 @@ export const cloneSetController: Controller = {
 
     return cloneSetReconciler({
       rest: deps.rest, clock: deps.clock, log: deps.log, events: deps.events('cloneset-controller'),
-      scaleExpectations, rvExpectations, random: Math.random, ...(preDownload && { preDownload }),
+      scaleExpectations, rvExpectations, random: Math.random, ...(preDownload && { preDownload }), pdb: pdbGateFor(deps, pods),
       cloneSets, revisions,
       podsOwnedBy: (uid) => podIndex.keys(uid).map((k) => pods.get(k)).filter((p): p is Pod => !!p),
       claimsOwnedBy: (uid) => claimIndex.keys(uid).map((k) => claims.get(k)).filter((c): c is Claim & KubernetesObject => !!c),

@@ -83,9 +83,14 @@ export function upgradeSteps(deps: ReconcileDeps) {
     }
     const name = set.metadata?.name ?? '';
     const allSets = deps.sidecarSets.list();
-    const { go, holding } = await prePulled(set, plan.upgrade, plan.upcoming, log);
+    const pulled = await prePulled(set, plan.upgrade, plan.upcoming, log);
+    const go = pulled.go;
+    let holding = pulled.holding;
     let refused = false;
     await forEachLimit(go, POD_WRITE_CONCURRENCY, async (pod) => {
+      // The pod's PodDisruptionBudget first: no budget left, the pod waits for a later round (holding polls again).
+      const budget = await deps.pdb?.admit(set, pod);
+      if (budget && !budget.go) { holding = true; log.info({ pod: podKey(pod), reason: budget.reason }, 'waiting for the PodDisruptionBudget'); return; }
       const c = change(pod);
       const base = await resize(set, pod, c);
       if (!base) {

@@ -54,6 +54,9 @@ const allGates: Record<FeatureGate, boolean> = {
   PreDownloadImageForInPlaceUpdate: false,
   // Kubernetes' gate as the kruise manager has it by default (alpha in 1.32, off).
   ImageVolume: false,
+  // The CLI has no API to count a Cascading namespace's pods; Always is judged offline.
+  ResourcesDeletionProtection: true,
+  DeletionProtectionForCRDCascadingGate: false,
 };
 
 /** A cache that only grows, telling listeners (the gatherers memoise their sorted view) about each addition. */
