@@ -33,6 +33,8 @@ const V19_PATHS = [
   '/validate-apps-kruise-io-v1alpha1-resourcedistribution',
   // CloneSet has only v1alpha1, and v1.9 keeps its versioned paths.
   '/mutate-apps-kruise-io-v1alpha1-cloneset', '/validate-apps-kruise-io-v1alpha1-cloneset',
+  // Deletion protection: registered whatever the gate (service and ingress only with it, off here).
+  '/validate-namespace', '/validate-customresourcedefinition', '/validate-apps-deployment', '/validate-apps-replicaset', '/validate-apps-statefulset',
 ];
 const V18_ONLY = [
   '/mutate-apps-kruise-io-v1alpha1-sidecarset', '/validate-apps-kruise-io-v1alpha1-sidecarset',
