@@ -9,5 +9,11 @@ import { pdbGate, type PdbGate } from './pdb-gate.js';
 
 export function pdbGateFor(deps: ControllerDeps, pods: Cache<Pod>): PdbGate {
   const pdbs = deps.informers.cache<PodDisruptionBudget & { metadata?: object }>(resources.podDisruptionBudgets);
-  return pdbGate({ rest: deps.rest, clock: deps.clock, log: deps.log, pdbs, pod: (ns, name) => pods.get(`${ns}/${name}`) });
+  const gate = pdbGate({ rest: deps.rest, clock: deps.clock, log: deps.log, pdbs, pod: (ns, name) => pods.get(`${ns}/${name}`) });
+  // A pod back to Ready after its in-place restart gives its disruption back at once (a failed write: the next admit
+  // against the PDB, or the disruption controller's timeout, drops it instead).
+  pods.onChange((pod) => {
+    gate.podChanged(pod).catch((err: unknown) => deps.log.warn({ err, pod: `${pod.metadata?.namespace}/${pod.metadata?.name}` }, 'dropping a finished disruption from its PodDisruptionBudget failed'));
+  });
+  return gate;
 }

@@ -89,6 +89,23 @@ describe('pdbGate', () => {
     assert.equal(cluster.calls.length, 0);
   });
 
+  it('podChanged: the pod this gate took a disruption for, Ready again since, gives it back at once; other pods are not looked at', async () => {
+    const { cluster, pods, gate, stored } = setup(1);
+    await gate.admit(owner, pods[0]!);
+    const a = cluster.get<Pod>(resources.pods, 'a', 'default')!;
+    await gate.podChanged(a);
+    assert.deepEqual(Object.keys(stored().status?.disruptedPods ?? {}), ['a'], 'still restarting: Ready since before the record');
+    a.status!.conditions![0]!.lastTransitionTime = '2026-03-01T10:00:03Z' as unknown as Date;
+    await cluster.rest.replace(resources.pods, a as never);
+    const writes = cluster.calls.length;
+    await gate.podChanged(pods[1]!);
+    assert.equal(cluster.calls.length, writes, 'a pod the gate took nothing for costs nothing');
+    await gate.podChanged(a);
+    assert.deepEqual(stored().status?.disruptedPods, {});
+    await gate.podChanged(a);
+    assert.equal(cluster.calls.filter((c) => c.method === 'PUT' && c.plural === 'poddisruptionbudgets').length, 2, 'one take, one release, nothing more');
+  });
+
   it('a pod back to Ready after its in-place restart is dropped from disruptedPods, so the disruption controller recounts it', async () => {
     const { cluster, pods, gate, stored, clock } = setup(1);
     await gate.admit(owner, pods[0]!);

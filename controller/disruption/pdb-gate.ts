@@ -7,7 +7,7 @@
 import type { Logger } from 'pino';
 import type { ObjectMeta, Pod } from '../../shared/api/meta.js';
 import type { Clock } from '../../shared/clock.js';
-import { budgetsFor, decide, type PodDisruptionBudget } from '../../shared/domain/disruption/pdb-budget.js';
+import { budgetsFor, decide, withoutFinished, type PodDisruptionBudget } from '../../shared/domain/disruption/pdb-budget.js';
 import type { Cache } from '../../shared/kube/informer.js';
 import { resources, withTypeMeta } from '../../shared/kube/resources.js';
 import { isConflict, isNotFound, type KubeRest } from '../../shared/kube/rest.js';
@@ -20,6 +20,12 @@ export type GateVerdict = { go: true } | { go: false; reason: string; retryAfter
 export interface PdbGate {
   /** Whether `pod`, updated by `owner`, may be restarted in place now (a disruption taken when one was needed). */
   admit(owner: { metadata?: ObjectMeta }, pod: Pod): Promise<GateVerdict>;
+  /**
+   * A pod of the cache changed: when this gate took its disruption and the pod is Ready again since, the record is
+   * dropped from the PDB at once (resolves when written, or when there was nothing to do), so the budget comes back
+   * without waiting for the next admit or the disruption controller's 2-minute timeout.
+   */
+  podChanged(pod: Pod): Promise<void>;
 }
 
 export interface PdbGateDeps {
@@ -45,6 +51,8 @@ export function pdbGate(deps: PdbGateDeps): PdbGate {
   const locks = new Map<string, Promise<unknown>>();
   const written = new Map<string, PodDisruptionBudget>();
   const backoff = new Map<string, number>();
+  /** Pods this gate took a disruption for (pod key → PDB key), until the record is dropped or the pod goes. */
+  const taken = new Map<string, string>();
 
   const serial = <T>(key: string, f: () => Promise<T>): Promise<T> => {
     const run = (locks.get(key) ?? Promise.resolve()).then(f, f);
@@ -76,6 +84,8 @@ export function pdbGate(deps: PdbGateDeps): PdbGate {
           withTypeMeta(resources.podDisruptionBudgets, { ...d.pdb, status: d.status }) as PodDisruptionBudget & { metadata: object }, { subresource: 'status' });
         written.set(pdbKey, out);
         if (d.kind === 'wait') return wait(podKey, d.reason);
+        if (taken.size >= MAX_BACKOFFS) taken.clear();
+        taken.set(podKey, pdbKey);
         deps.log?.info({ pod: podKey, pdb: pdbKey, disruptionsAllowed: d.status.disruptionsAllowed }, 'took a disruption from the PodDisruptionBudget for an in-place update');
         return go(podKey);
       } catch (err) {
@@ -89,7 +99,42 @@ export function pdbGate(deps: PdbGateDeps): PdbGate {
     return wait(podKey, `the PodDisruptionBudget ${pdbKey} kept changing under ${ATTEMPTS} writes`);
   };
 
+  /** Drops the finished disruptions of the PDB, with the resourceVersion read; a conflict reads it again. */
+  const release = async (pdbKey: string, ns: string): Promise<void> => {
+    const podNamed = (name: string) => deps.pod(ns, name);
+    const cached = deps.pdbs.get(pdbKey);
+    const mine = written.get(pdbKey);
+    let current = rvNumber(mine) > rvNumber(cached) ? mine : cached;
+    for (let attempt = 1; attempt <= ATTEMPTS && current; attempt++) {
+      const status = withoutFinished(current, podNamed);
+      if (!status) return;
+      try {
+        const out = await deps.rest.replace<PodDisruptionBudget & { metadata: object }>(resources.podDisruptionBudgets,
+          withTypeMeta(resources.podDisruptionBudgets, { ...current, status }) as PodDisruptionBudget & { metadata: object }, { subresource: 'status' });
+        written.set(pdbKey, out);
+        for (const name of Object.keys(current.status?.disruptedPods ?? {})) if (!(name in (status.disruptedPods ?? {}))) taken.delete(`${ns}/${name}`);
+        deps.log?.info({ pdb: pdbKey }, 'dropped finished in-place disruptions from the PodDisruptionBudget');
+        return;
+      } catch (err) {
+        if (isNotFound(err)) return;
+        if (!isConflict(err)) throw err;
+        current = await deps.rest.find<PodDisruptionBudget & { metadata: object }>(resources.podDisruptionBudgets, { namespace: ns, name: current.metadata?.name ?? '' });
+        if (current) written.set(pdbKey, current);
+      }
+    }
+  };
+
   return {
+    async podChanged(pod) {
+      const podKey = `${pod.metadata?.namespace ?? ''}/${pod.metadata?.name ?? ''}`;
+      const pdbKey = taken.get(podKey);
+      if (!pdbKey) return;
+      const live = deps.pod(pod.metadata?.namespace ?? '', pod.metadata?.name ?? '');
+      if (!live || live.metadata?.deletionTimestamp) { taken.delete(podKey); return; }
+      if (live.status?.conditions?.find((c) => c.type === 'Ready')?.status !== 'True') return;
+      await serial(pdbKey, () => release(pdbKey, live.metadata?.namespace ?? ''));
+    },
+
     async admit(owner, pod) {
       const podKey = `${pod.metadata?.namespace ?? ''}/${pod.metadata?.name ?? ''}`;
       if (owner.metadata?.annotations?.[RespectPdbAnnotation] === 'false') return { go: true };

@@ -66,6 +66,13 @@ export function finishedDisruptions(pdb: PodDisruptionBudget, podNamed: (name: s
   return out;
 }
 
+/** The status without its finished disruptions, or undefined when none finished (nothing to write). */
+export function withoutFinished(pdb: PodDisruptionBudget, podNamed: (name: string) => Pod | undefined): PdbStatus | undefined {
+  const finished = new Set(finishedDisruptions(pdb, podNamed));
+  if (finished.size === 0 || !pdb.status) return undefined;
+  return { ...pdb.status, disruptedPods: Object.fromEntries(Object.entries(pdb.status.disruptedPods ?? {}).filter(([n]) => !finished.has(n))) };
+}
+
 export type Decision =
   /** No budget is involved: go ahead without writing. */
   | { kind: 'free'; reason: string }
