@@ -127,6 +127,23 @@ describe('charts/kruise-ts', { skip: noHelm }, () => {
     assert.equal(rules(updateOnly, 'vpodeviction.kb.io'), undefined);
     const off = hooks('PodWebhook=false,PodUnavailableBudgetUpdateGate=true');
     assert.equal(off.some((w) => w.name === 'vpod.kb.io' || w.name === 'vpodeviction.kb.io'), false);
+  it('deletion protection: its seven webhook entries and the webhook\'s list rights only with ResourcesDeletionProtection on (every resource only with the CRD gate too)', () => {
+    const NAMES = ['vbuiltindeployment.kb.io', 'vbuiltinreplicaset.kb.io', 'vbuiltinstatefulset.kb.io', 'vcustomresourcedefinition.kb.io', 'vnamespace.kb.io', 'vservice.kb.io', 'vingress.kb.io'];
+    for (const gates of ['', 'ResourcesDeletionProtection=false', 'ResourcesDeletionProtection=true', 'AllBeta=true', 'AllAlpha=true',
+      'ResourcesDeletionProtection=true,DeletionProtectionForCRDCascadingGate=true', 'DeletionProtectionForCRDCascadingGate=true']) {
+      const objs = render({ featureGates: gates });
+      const parsed = parseFeatureGates(gates).gates;
+      const entries = get(objs, 'ValidatingWebhookConfiguration', 'kruise-validating-webhook-configuration').webhooks!.filter((w) => NAMES.includes(w.name));
+      assert.deepEqual(entries.map((w) => w.name), parsed.ResourcesDeletionProtection ? NAMES : [], `"${gates}": entries`);
+      for (const w of entries) {
+        assert.equal(w.failurePolicy, 'Ignore', w.name);
+        assert.deepEqual(w.objectSelector, { matchExpressions: [{ key: 'policy.kruise.io/delete-protection', operator: 'Exists' }] }, w.name);
+      }
+      const rules = get(objs, 'ClusterRole', 'kruise-webhook-role').rules ?? [];
+      const lists = (group: string, resource: string) => rules.some((r) => r.apiGroups.includes(group) && r.resources.includes(resource) && r.verbs.includes('list'));
+      assert.equal(lists('', 'pods') && lists('', 'persistentvolumeclaims'), parsed.ResourcesDeletionProtection, `"${gates}": pods and PVCs`);
+      assert.equal(lists('*', '*'), parsed.DeletionProtectionForCRDCascadingGate, `"${gates}": every resource`);
+    }
   });
 
   it('manager.replicas sets both Deployments, per-Deployment values override it', () => {

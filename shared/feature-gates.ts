@@ -43,6 +43,8 @@ export const GATE_DEFAULTS = {
   InPlacePodVerticalScaling: false,
   SidecarTerminator: false,
   PodProbeMarkerGate: true,
+  ResourcesDeletionProtection: false,
+  DeletionProtectionForCRDCascadingGate: false,
 } as const;
 export type FeatureGate = keyof typeof GATE_DEFAULTS;
 

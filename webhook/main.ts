@@ -25,6 +25,7 @@ import type { PodUnavailableBudget } from '../shared/api/pod-unavailable-budget.
 import { controllerOf } from '../shared/domain/pub/related.js';
 import { pubSpender, type SpendRequest, type SpendResult } from '../shared/domain/pub/spend.js';
 import { isConflict, isNotFound } from '../shared/kube/rest.js';
+import { deletionCounter } from './deletion-counts.js';
 import { makeRoutes } from './handlers/index.js';
 import { subjectAccess } from './subject-access.js';
 import { buildHealthApp } from './health.js';
@@ -187,7 +188,9 @@ async function main(): Promise<void> {
   log.info({ writer: config.certWriter }, 'waiting for the serving certificate');
   const first = await firstCertificate(source, stop.signal);
   if (!first) return;
-  const calls = { dryRunCreate: dryRunCreate(kube, config.namespace), canWrite: sarClient(kube), ...(pubGate ? pubCalls(kube, caches) : {}) };
+  const calls = { dryRunCreate: dryRunCreate(kube, config.namespace), canWrite: sarClient(kube), ...(pubGate ? pubCalls(kube, caches) : {}),
+    // Only Cascading namespaces and CRDs count anything (ResourcesDeletionProtection); paged and time-bounded.
+    ...(config.featureGates.ResourcesDeletionProtection ? { countForDeletion: deletionCounter(rest) } : {}) };
   // The handlers run in the pool's workers (webhook/pool/), over snapshots of these caches; the API calls they make
   // come back here as RPCs. The table built here gives the server its paths.
   const routes = makeRoutes({ caches, gates: config.featureGates, now: () => new Date(), random: Math.random, ...calls });

@@ -10,6 +10,7 @@ import type { EventRecorder } from '../../shared/kube/event-recorder.js';
 import type { FreshView } from '../../shared/kube/fresh-view.js';
 import type { KubeRest } from '../../shared/kube/rest.js';
 import type { ResourceVersionExpectations, ScaleExpectations } from './expectations.js';
+import type { PdbGate } from '../disruption/pdb-gate.js';
 import type { SecretIO } from '../prepull/secrets.js';
 import type { Revisions } from './revisions.js';
 
@@ -34,6 +35,8 @@ export interface CloneSetDeps {
   preDownload?: PreDownloadDeps;
   /** With PodUnavailableBudgetUpdateGate on: the PUB pre-check before each pod update (pub-gate.ts). */
   pubUpdateGate?: (pod: Pod) => Promise<boolean>;
+  /** PodDisruptionBudgets respected by in-place updates (controller/disruption/pdb-gate.ts); absent: not consulted. */
+  pdb?: PdbGate;
 }
 
 export interface Round {

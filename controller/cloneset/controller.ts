@@ -10,6 +10,7 @@ import type { Claim } from '../../shared/domain/cloneset/volume-claims.js';
 import { objectKey } from '../../shared/kube/keys.js';
 import { resources } from '../../shared/kube/resources.js';
 import type { Controller } from '../types.js';
+import { pdbGateFor } from '../disruption/pdb-gate-setup.js';
 import { ResourceVersionExpectations, ScaleExpectations } from './expectations.js';
 import { OwnerIndex } from './owner-index.js';
 import { pubUpdateGate } from './pub-gate.js';
@@ -100,7 +101,7 @@ export const cloneSetController: Controller = {
 
     return cloneSetReconciler({
       rest: deps.rest, clock: deps.clock, log: deps.log, events: deps.events('cloneset-controller'),
-      scaleExpectations, rvExpectations, random: Math.random, ...(preDownload && { preDownload }),
+      scaleExpectations, rvExpectations, random: Math.random, ...(preDownload && { preDownload }), pdb: pdbGateFor(deps, pods),
       ...(deps.config.featureGates.PodUnavailableBudgetUpdateGate && { pubUpdateGate: pubUpdateGate(deps, deps.config.featureGates.InPlacePodVerticalScaling) }),
       cloneSets, revisions,
       podsOwnedBy: (uid) => podIndex.keys(uid).map((k) => pods.get(k)).filter((p): p is Pod => !!p),

@@ -137,6 +137,9 @@ async function updateOne(round: Round, pod: Pod, target: Round['revisions']['upd
           ...(gate.readdHook && lc?.inPlaceUpdate ? { readdHook: lc.inPlaceUpdate } : {}) });
         return;
       }
+      // The pod's PodDisruptionBudget first (controller/disruption/pdb-gate.ts): none left, look again later.
+      const budget = await deps.pdb?.admit(cs, pod);
+      if (budget && !budget.go) { requeueAfter(round, budget.retryAfterMs); return; }
       const grace = cs.spec?.updateStrategy?.inPlaceUpdateStrategy?.gracePeriodSeconds ?? 0;
       try {
         const notReady = inPlaceNotReadyPatch(pod, rfc3339(round.nowMs));

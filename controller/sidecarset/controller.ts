@@ -9,6 +9,7 @@ import type { NodeImage } from '../../shared/api/node-image.js';
 import { freshView } from '../../shared/kube/fresh-view.js';
 import { resources } from '../../shared/kube/resources.js';
 import type { Controller } from '../types.js';
+import { pdbGateFor } from '../disruption/pdb-gate-setup.js';
 import { UpdateExpectations } from './expectations.js';
 import { PodIndex } from './pod-index.js';
 import { podChangeEnqueues, relevantSets, summarize, type PodSummary } from './pod-events.js';
@@ -99,6 +100,7 @@ export const sidecarSetController: Controller = {
       rest: deps.rest, clock: deps.clock, log: deps.log, events: deps.events('sidecarset-controller'), namespace: deps.namespace,
       sidecarSets, pods, revisions, index, expectations, refusals, nodeImages, prePullWaits,
       pullSecrets: { copies: () => secretCopies.list(), daemonNamespace },
+      pdb: pdbGateFor(deps, pods),
       namespaceLabels: (name) => {
         const ns = namespaces.get(name);
         return ns ? (ns.metadata?.labels ?? {}) : undefined;

@@ -10,6 +10,7 @@ import type { FreshView } from '../../shared/kube/fresh-view.js';
 import type { Cache } from '../../shared/kube/informer.js';
 import { apiVersionOf, resources } from '../../shared/kube/resources.js';
 import type { KubeRest } from '../../shared/kube/rest.js';
+import type { PdbGate } from '../disruption/pdb-gate.js';
 import type { SecretIO } from '../prepull/secrets.js';
 import type { UpdateExpectations } from './expectations.js';
 import type { NamespaceLabels } from './matched-pods.js';
@@ -37,6 +38,8 @@ export interface ReconcileDeps {
   prePullWaits: PrePullWaits;
   /** Pull-secret copies for the daemon (controller/prepull/secrets.ts); without them pre-pull goes anonymously. */
   pullSecrets?: Omit<SecretIO, 'rest'>;
+  /** PodDisruptionBudgets respected by in-place updates (controller/disruption/pdb-gate.ts); absent: not consulted. */
+  pdb?: PdbGate;
 }
 
 /** How often a batch held back for its pre-pull looks at its nodes again. */

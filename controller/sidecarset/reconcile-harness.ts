@@ -16,6 +16,8 @@ import { sidecarSetReconciler, type ReconcileDeps } from './reconcile.js';
 import { PrePullWaits } from './prepull-waits.js';
 import { ResizeRefusals } from './resize-refusals.js';
 import type { Revision } from './revision-history.js';
+import { pdbGate } from '../disruption/pdb-gate.js';
+import type { PodDisruptionBudget } from '../../shared/domain/disruption/pdb-budget.js';
 
 type Obj = KubernetesObject & Record<string, unknown>;
 /** Where the daemon reads pull secrets (the chart's kruise-daemon-config). */
@@ -110,7 +112,7 @@ function cacheOf<T extends KubernetesObject>(items: () => T[]): Cache<T> {
   };
 }
 
-export function harness(set: SidecarSet, pods: Pod[], o: { nodeImages?: boolean; pullSecrets?: boolean } = {}) {
+export function harness(set: SidecarSet, pods: Pod[], o: { nodeImages?: boolean; pullSecrets?: boolean; pdb?: boolean } = {}) {
   const api = fakeApi();
   const world = { set, pods };
   for (const p of pods) api.put('pods', p as Obj);
@@ -134,6 +136,9 @@ export function harness(set: SidecarSet, pods: Pod[], o: { nodeImages?: boolean;
       copies: () => [...api.table('secrets').values()].filter((s) => s.metadata?.namespace === DAEMON_NAMESPACE) as V1Secret[],
     } }),
   };
+  // The PDB gate over the API's poddisruptionbudgets table (always current, as a cache in step).
+  if (o.pdb) deps.pdb = pdbGate({ rest: api.rest, clock: deps.clock, pdbs: cacheOf(() => [...api.table('poddisruptionbudgets').values()] as unknown as PodDisruptionBudget[]),
+    pod: (ns, name) => world.pods.find((p) => p.metadata?.namespace === ns && p.metadata?.name === name) });
   const reindex = () => world.pods.forEach((p) => index.set(`${p.metadata!.namespace}/${p.metadata!.name}`, [...podView(p).injected]));
   reindex();
   const reconcile = sidecarSetReconciler(deps);

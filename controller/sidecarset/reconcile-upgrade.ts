@@ -126,10 +126,15 @@ export function upgradeSteps(deps: ReconcileDeps) {
     // Resized in an earlier round and applied by kubelet: the bookkeeping write, from the cache (no GET, no conflict
     // with kubelet's status write, which the cache already shows).
     await forEachLimit(plan.finish, POD_WRITE_CONCURRENCY, (pod) => write(set, pod, true, allSets));
-    const { go, holding } = await prePulled(set, plan.upgrade, plan.upcoming, log);
+    const pulled = await prePulled(set, plan.upgrade, plan.upcoming, log);
+    const go = pulled.go;
+    let holding = pulled.holding;
     let refused = false;
     const resized: Pod[] = [];
     await forEachLimit(go, POD_WRITE_CONCURRENCY, async (pod) => {
+      // The pod's PodDisruptionBudget first: no budget left, the pod waits for a later round (holding polls again).
+      const budget = await deps.pdb?.admit(set, pod);
+      if (budget && !budget.go) { holding = true; log.info({ pod: podKey(pod), reason: budget.reason }, 'waiting for the PodDisruptionBudget'); return; }
       const c = change(pod);
       if (c.kind !== 'resize') return write(set, pod, false, allSets);
       if (await resize(set, pod, c.containers)) resized.push(pod);

@@ -199,11 +199,27 @@ describe('deep nesting is refused with 400 on every route (review L1)', () => {
     '/validate-apps-kruise-io-nodeimage': ['apps.kruise.io', 'NodeImage'],
     '/mutate-apps-kruise-io-v1alpha1-cloneset': ['apps.kruise.io', 'CloneSet'],
     '/validate-apps-kruise-io-v1alpha1-cloneset': ['apps.kruise.io', 'CloneSet'],
+    // Deletion protection (registered whatever the gate; service and ingress only with it).
+    '/validate-namespace': ['', 'Namespace'],
+    '/validate-customresourcedefinition': ['', 'CustomResourceDefinition'],
+    '/validate-apps-deployment': ['', 'Deployment'],
+    '/validate-apps-replicaset': ['', 'ReplicaSet'],
+    '/validate-apps-statefulset': ['', 'StatefulSet'],
   };
   test('the table covers every route', () => assert.deepEqual(Object.keys(kinds).sort(), routes.map((r) => r.path).sort()));
   // The deep value sits in a field no decoder knows, as an attacker would put it; 10,000 and 100,000 levels were
   // answered 500 "Maximum call stack size exceeded" by the CRD routes before the limit.
-  for (const [path, [group, kind]] of Object.entries(kinds)) {
+  // The deletion-protection routes decode nothing: they read two fields of a DELETE's oldObject and allow the rest,
+  // so a deep value anywhere costs them nothing (checked below).
+  const deleteOnly = new Set(['/validate-namespace', '/validate-customresourcedefinition', '/validate-apps-deployment', '/validate-apps-replicaset', '/validate-apps-statefulset']);
+  for (const path of deleteOnly) {
+    test(`${path}: a DELETE of an object nested 100000 levels deep is answered from its labels`, async () => {
+      const oldObject = { metadata: { name: 'x', labels: { a: 'b' } }, spec: { extra: DEEP } };
+      const r = await post(path, review({ kind: { group: '', version: 'v1', kind: kinds[path]![1] }, operation: 'DELETE', oldObject }), 100_000);
+      assert.deepEqual([r.allowed, r.status?.code], [true, 200]);
+    });
+  }
+  for (const [path, [group, kind]] of Object.entries(kinds).filter(([p]) => !deleteOnly.has(p))) {
     for (const levels of [10_000, 100_000]) {
       test(`${path}: an object nested ${levels} levels deep answers 400`, async () => {
         const object = { metadata: { name: 'x', namespace: 'default' }, spec: { extra: DEEP } };

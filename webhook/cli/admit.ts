@@ -47,7 +47,7 @@ export interface OfflineAdmission {
 
 // Every gate at its default (Kubernetes' ImageVolume off, as the manager has it), plus ResourceDistribution and the PUB update check: the CLI
 // judges every kind kruise-ts serves.
-const allGates: Record<FeatureGate, boolean> = { ...GATE_DEFAULTS, ResourceDistributionGate: true, PodUnavailableBudgetUpdateGate: true };
+const allGates: Record<FeatureGate, boolean> = { ...GATE_DEFAULTS, ResourceDistributionGate: true, PodUnavailableBudgetUpdateGate: true, ResourcesDeletionProtection: true };
 
 /** A cache that only grows, telling listeners (the gatherers memoise their sorted view) about each addition. */
 function growingCache<T extends KubernetesObject>(): { cache: Cache<T>; add(item: T): void } {

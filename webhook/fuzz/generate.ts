@@ -60,8 +60,22 @@ const pod = {
   status: { phase: 'Running', containerStatuses: [{ name: 'app', containerID: 'containerd://abc', restartCount: 0 }] },
 };
 
+/** A fixture's request kind when it is not apps.kruise.io/v1alpha1 (or v1 Pod), and whether it is sent mostly as DELETE. */
+interface FuzzFixture { kind: string; object: unknown; group?: string; version?: string; deletes?: boolean }
+
+const protectedBy = (value: string, extra: Record<string, unknown> = {}) =>
+  ({ metadata: { name: 'p', namespace: 'default', labels: { 'policy.kruise.io/delete-protection': value } }, ...extra });
+const CRD = protectedBy('Cascading', { spec: { group: 'demo.io', names: { plural: 'widgets', kind: 'Widget', listKind: 'WidgetList' }, versions: [{ name: 'v1', storage: true }] } });
+
 /** One valid object per route (the fixtures the mutations start from). */
-export const FUZZ_OBJECTS: Readonly<Record<string, { kind: string; object: unknown }>> = {
+export const FUZZ_OBJECTS: Readonly<Record<string, FuzzFixture>> = {
+  '/validate-namespace': { kind: 'Namespace', group: '', version: 'v1', deletes: true, object: protectedBy('Cascading') },
+  '/validate-customresourcedefinition': { kind: 'CustomResourceDefinition', group: 'apiextensions.k8s.io', version: 'v1', deletes: true, object: CRD },
+  '/validate-apps-deployment': { kind: 'Deployment', group: 'apps', version: 'v1', deletes: true, object: protectedBy('Cascading', { spec: { replicas: 2 } }) },
+  '/validate-apps-replicaset': { kind: 'ReplicaSet', group: 'apps', version: 'v1', deletes: true, object: protectedBy('Always', { spec: { replicas: 0 } }) },
+  '/validate-apps-statefulset': { kind: 'StatefulSet', group: 'apps', version: 'v1', deletes: true, object: protectedBy('Cascading', { spec: { replicas: 0 } }) },
+  '/validate-service': { kind: 'Service', group: '', version: 'v1', deletes: true, object: protectedBy('Always') },
+  '/validate-ingress': { kind: 'Ingress', group: 'networking.k8s.io', version: 'v1', deletes: true, object: protectedBy('Cascading') },
   '/mutate-pod': { kind: 'Pod', object: pod },
   '/mutate-apps-kruise-io-v1alpha1-sidecarset': { kind: 'SidecarSet', object: { metadata: { name: 's' }, spec: { selector: { matchLabels: { app: 'web' } }, containers: [{ name: 'side', image: 'busybox' }] } } },
   '/validate-apps-kruise-io-v1alpha1-sidecarset': { kind: 'SidecarSet', object: { metadata: { name: 's', annotations: {} }, spec: { selector: { matchLabels: { app: 'web' } }, updateStrategy: { type: 'RollingUpdate' }, containers: [{ name: 'side', image: 'busybox', podInjectPolicy: 'BeforeAppContainer', shareVolumePolicy: { type: 'disabled' }, upgradeStrategy: { upgradeType: 'ColdUpgrade' } }] } } },
@@ -158,17 +172,21 @@ function conversionCase(r: Random, i: number): FuzzCase {
 export function generate(r: Random, i: number): FuzzCase {
   const drawn = pick(r, paths);
   if (drawn === '/convert') return conversionCase(r, i);
-  const { kind, object } = FUZZ_OBJECTS[drawn]!;
+  const { kind, object, ...fixture } = FUZZ_OBJECTS[drawn]!;
   const path = ROUTE_ALIASES[drawn] !== undefined && r() < 0.3 ? ROUTE_ALIASES[drawn] : drawn;
+  const group = fixture.group ?? (kind === 'Pod' ? '' : 'apps.kruise.io');
+  const version = fixture.version ?? (kind === 'Pod' ? 'v1' : 'v1alpha1');
+  // A deletion route sees DELETE with the object in oldObject (object kept too: the cost check measures reads of both).
+  const operation = fixture.deletes && r() < 0.8 ? 'DELETE' : OPS[Math.floor(r() * (r() < 0.8 ? 2 : 4))];
   const request: Record<string, unknown> = {
     uid: `uid-${i}`,
-    kind: { group: kind === 'Pod' ? '' : 'apps.kruise.io', version: kind === 'Pod' ? 'v1' : 'v1alpha1', kind },
-    resource: { group: '', version: 'v1', resource: kind === 'Pod' ? 'pods' : `${kind.toLowerCase()}s` },
+    kind: { group, version, kind },
+    resource: { group, version, resource: kind === 'Pod' ? 'pods' : `${kind.toLowerCase()}s` },
     namespace: 'default',
-    operation: OPS[Math.floor(r() * (r() < 0.8 ? 2 : 4))],
+    operation,
     userInfo: { username: 'fuzz' },
     object: structuredClone(object),
-    ...(r() < 0.4 ? { oldObject: structuredClone(object) } : {}),
+    ...(r() < (operation === 'DELETE' ? 0.9 : 0.4) ? { oldObject: structuredClone(object) } : {}),
   };
   const body = { apiVersion: r() < 0.5 ? 'admission.k8s.io/v1' : 'admission.k8s.io/v1beta1', kind: 'AdmissionReview', request };
   const done = (shape: string, b: unknown = body, deepLevels = 0): FuzzCase => {

@@ -48,8 +48,11 @@ export function fuzzRoutes(): WebhookRoute[] {
     { sidecarSets: staticCache(storedSets() as never[]), namespaces: staticCache([{ metadata: { name: 'default', labels: {} } }]), revisions: staticCache([]), configMaps: staticCache([]), pubs: staticCache([FUZZ_PUB]) },
     { fetchPod: async (_ns, name) => (name === "web-1" ? (structuredClone(FUZZ_POD) as unknown as Pod) : undefined), fetchNode: async (name) => ({ metadata: { name } }) },
   );
-  const gates = testGates({ ResourceDistributionGate: true, PodUnavailableBudgetUpdateGate: true });
-  return makeRoutes({ caches, gates, now: () => new Date('2026-01-02T03:04:05Z'), random: seededRandom(1), spendPub: fuzzSpender().spend, replicaSetOwner: async () => undefined });
+  const gates = testGates({ ResourceDistributionGate: true, PodUnavailableBudgetUpdateGate: true,
+    ResourcesDeletionProtection: true, DeletionProtectionForCRDCascadingGate: true });
+  // Cascading counts as the main thread answers them: a count that does not depend on the review's size.
+  const countForDeletion = async (q: { what: string }) => (q.what === 'active-pods' ? 0 : 1);
+  return makeRoutes({ caches, gates, now: () => new Date('2026-01-02T03:04:05Z'), random: seededRandom(1), spendPub: fuzzSpender().spend, replicaSetOwner: async () => undefined, countForDeletion });
 }
 
 export interface FuzzReport {

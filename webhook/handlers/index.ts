@@ -33,6 +33,7 @@ import { mutateSidecarSetRoute } from './mutate-sidecarset.js';
 import { withV18Paths } from './paths.js';
 import { withRelatedPub } from './related-pub.js';
 import { validateCloneSetRoute } from './validate-cloneset.js';
+import { deletionProtectionRoutes, type DeletionCount } from './validate-deletion-protection.js';
 import { validateImageListPullJobRoute } from './validate-image-list-pull-job.js';
 import { validateImagePullJobRoute } from './validate-image-pull-job.js';
 import { validateNodeImageRoute } from './validate-node-image.js';
@@ -56,6 +57,8 @@ export interface RouteDeps {
   spendPub?: (r: SpendRequest) => Promise<SpendResult>;
   /** A ReplicaSet's controller (its Deployment), for the related-pub lookup of a targetRef PUB. */
   replicaSetOwner?: (namespace: string, name: string) => Promise<WorkloadRef | undefined>;
+  /** The counts behind a Cascading deletion protection (webhook/deletion-counts.ts); offline callers leave it out. */
+  countForDeletion?: DeletionCount;
 }
 
 /** `view` of every SidecarSet in `list`, made once per list (the caches hand out the same array until one changes). */
@@ -131,6 +134,7 @@ export function makeRoutes(deps: RouteDeps): WebhookRoute[] {
   const gates = deps.gates;
   const pubGate = gates.PodUnavailableBudgetDeleteGate || gates.PodUnavailableBudgetUpdateGate;
   const relatedPub = { pubs: deps.caches.pubs, ...(deps.replicaSetOwner ? { replicaSetOwner: deps.replicaSetOwner } : {}) };
+  const deletion = { gates, ...(deps.countForDeletion ? { count: deps.countForDeletion } : {}) };
   return withV18Paths([
     afterSidecarSetsSync(deps, mutatePodRoute<InjectionContext>({ enabled: gates.PodWebhook, mutate: mutatePodOnCreate, context: (req) => podInjectionContext(deps, req),
       ...(pubGate ? { after: (pod: Pod, req: AdmissionRequest) => withRelatedPub(pod, req.namespace ?? '', relatedPub) } : {}) })),
@@ -142,7 +146,7 @@ export function makeRoutes(deps: RouteDeps): WebhookRoute[] {
     mutateSidecarSetRoute({ defaults: (s) => defaultSidecarSet(s, { imageVolume: gates.ImageVolume }) }),
     afterSidecarSetsSync(deps, validateSidecarSetRoute<SidecarSetValidationContext>({ validate: (o: SidecarSet, old, ctx) => validateSidecarSet(o, old, ctx), context: (_req, view) => sidecarSetValidationContext(deps, view) })),
     mutateCloneSetRoute({ defaults: (cs, old) => defaultCloneSet(cs, old, { imageVolume: gates.ImageVolume }) }),
-    validateCloneSetRoute({ validate: validateCloneSet, fetchPod: deps.caches.fetchPod }),
+    validateCloneSetRoute({ validate: validateCloneSet, fetchPod: deps.caches.fetchPod, deletion }),
     mutateContainerRecreateRequestRoute({ gates, mutate: mutateContainerRecreateRequest, fetchPod: deps.caches.fetchPod, fetchNode: deps.caches.fetchNode }),
     mutateImagePullJobRoute({ gates, defaults: defaultImagePullJob }),
     validateImagePullJobRoute({ gates, validate: validateImagePullJob, denialCode: imagePullJobDenialCode }),
@@ -153,5 +157,6 @@ export function makeRoutes(deps: RouteDeps): WebhookRoute[] {
     validateResourceDistributionRoute({ gates, validate: validateResourceDistribution, namespaceLabels: deps.caches.namespaceLabels,
       ...(deps.dryRunCreate ? { dryRunCreate: deps.dryRunCreate } : {}), ...(deps.canWrite ? { canWrite: deps.canWrite } : {}) }),
     validatePodProbeMarkerRoute({ gates, validate: validatePodProbeMarker }),
+    ...deletionProtectionRoutes(deletion),
   ]);
 }

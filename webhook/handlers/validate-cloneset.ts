@@ -10,18 +10,21 @@ import type { WebhookRoute } from '../admission/route.js';
 import { CloneSetDecoder } from '../admission/decode-object.js';
 import { decodeRequestObjects, fromViolations, isCreateOrUpdate, requestObject, requestOldObject } from './common.js';
 import { readPods, tooManyNewNames, type PodReadOptions } from './pods-to-delete.js';
+import { checkDeletion, type DeletionDeps } from './validate-deletion-protection.js';
 
 export function validateCloneSetRoute(deps: {
   validate: (cs: CloneSet, old: CloneSet | undefined, ctx: CloneSetValidationContext) => Violation[];
   fetchPod: (namespace: string, name: string) => Promise<Pod | undefined>;
   /** Concurrency and deadline of the pod reads (tests shorten them). */
   podReads?: PodReadOptions;
+  /** Deletion protection of a CloneSet DELETE (spec/availability-guards.md §8); without it DELETE is allowed. */
+  deletion?: DeletionDeps;
 }): WebhookRoute {
   return {
     path: '/validate-apps-kruise-io-v1alpha1-cloneset',
     name: 'validate-cloneset',
     handler: async (req) => {
-      // DELETE: ResourcesDeletionProtection is off by default, so nothing to check.
+      if (req.operation === 'DELETE' && deps.deletion) return checkDeletion('workload', req, deps.deletion);
       if (!isCreateOrUpdate(req)) return allowed();
       decodeRequestObjects(req, CloneSetDecoder);
       const cs = requestObject<CloneSet>(req);

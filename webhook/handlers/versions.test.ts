@@ -37,6 +37,8 @@ const V19_PATHS = [
   '/mutate-apps-kruise-io-v1alpha1-cloneset', '/validate-apps-kruise-io-v1alpha1-cloneset',
   // policy.kruise.io has no v1.8/v1.9 difference.
   '/validate-pod', '/validate-policy-kruise-io-podunavailablebudget',
+  // Deletion protection: registered whatever the gate (service and ingress only with it, off here).
+  '/validate-namespace', '/validate-customresourcedefinition', '/validate-apps-deployment', '/validate-apps-replicaset', '/validate-apps-statefulset',
 ];
 const V18_ONLY = [
   '/mutate-apps-kruise-io-v1alpha1-sidecarset', '/validate-apps-kruise-io-v1alpha1-sidecarset',

@@ -30,7 +30,7 @@ export type Envelope =
   | { kind: 'convert'; apiVersion?: string; reviewKind?: string; uid: string };
 
 /** The RPCs a worker makes to the main thread, which owns the API clients (each call with its own timeout). */
-export type RpcMethod = 'fetchPod' | 'fetchNode' | 'dryRunCreate' | 'canWrite' | 'sidecarSetsSynced' | 'spendPub' | 'replicaSetOwner';
+export type RpcMethod = 'fetchPod' | 'fetchNode' | 'dryRunCreate' | 'canWrite' | 'sidecarSetsSynced' | 'spendPub' | 'replicaSetOwner' | 'countForDeletion';
 
 export type ToWorker =
   | { t: 'snapshot'; parts: Partial<SnapshotParts> }

@@ -12,7 +12,7 @@ export type RpcHost = Partial<Record<RpcMethod, (...args: never[]) => Promise<un
 
 /** The main thread's side, over the live caches and the optional API calls (the same ones makeRoutes gets in-thread). */
 export function rpcHost(caches: Pick<AdmissionCaches, 'fetchPod' | 'fetchNode' | 'sidecarSetsSynced'>, o: { dryRunCreate?: (r: Record<string, unknown>) => Promise<string | undefined>; canWrite?: CanWrite }
-  & Pick<RouteDeps, 'spendPub' | 'replicaSetOwner'> = {}): RpcHost {
+  & Pick<RouteDeps, 'spendPub' | 'replicaSetOwner' | 'countForDeletion'> = {}): RpcHost {
   return {
     fetchPod: caches.fetchPod,
     fetchNode: caches.fetchNode,
@@ -21,6 +21,7 @@ export function rpcHost(caches: Pick<AdmissionCaches, 'fetchPod' | 'fetchNode' |
     ...(o.canWrite ? { canWrite: o.canWrite } : {}),
     ...(o.spendPub ? { spendPub: o.spendPub } : {}),
     ...(o.replicaSetOwner ? { replicaSetOwner: o.replicaSetOwner } : {}),
+    ...(o.countForDeletion ? { countForDeletion: o.countForDeletion } : {}),
   };
 }
 

@@ -13,6 +13,7 @@ import { admissionCaches } from '../caches.js';
 import { answerConversion, CONVERSION_DECODERS } from '../conversion/answer.js';
 import type { RouteDeps } from '../handlers/index.js';
 import type { CanWrite } from '../handlers/write-access.js';
+import type { DeletionCount } from '../handlers/validate-deletion-protection.js';
 import { writeEnvelope, type EnvelopeSlot } from './envelope-slot.js';
 import type { Envelope, FromWorker, RpcMethod, ToWorker } from './protocol.js';
 import { rpcClient } from './rpc.js';
@@ -54,6 +55,7 @@ export function runWorker(makeRoutes: (deps: RouteDeps) => WebhookRoute[]): void
     ...(data.rpcs.includes('canWrite') ? { canWrite: ((...args) => rpc.call('canWrite', args)) as CanWrite } : {}),
     ...(data.rpcs.includes('spendPub') ? { spendPub: ((r) => rpc.call('spendPub', [r])) as NonNullable<RouteDeps['spendPub']> } : {}),
     ...(data.rpcs.includes('replicaSetOwner') ? { replicaSetOwner: ((...args) => rpc.call('replicaSetOwner', args)) as NonNullable<RouteDeps['replicaSetOwner']> } : {}),
+    ...(data.rpcs.includes('countForDeletion') ? { countForDeletion: ((q) => rpc.call('countForDeletion', [q])) as DeletionCount } : {}),
   };
   const handlers = new Map<string, AdmissionHandler>(makeRoutes(deps).map((r) => [r.path, r.handler]));
   // Fastify's own JSON parser with the server's poisoning policy (app.ts): __proto__ and constructor.prototype refused.

@@ -149,3 +149,13 @@ Args: (list $ "GateName" default stage), e.g. (list $ "PodUnavailableBudgetDelet
 {{- define "kruise-ts.sidecarTerminatorGate" -}}
 {{- and (eq (include "kruise-ts.gate" (list . "KruiseDaemon" true "beta")) "true") (eq (include "kruise-ts.gate" (list . "SidecarTerminator" false "alpha")) "true") -}}
 {{- end -}}
+
+{{/* "true" when ResourcesDeletionProtection is on: its webhook entries and RBAC are rendered only then. */}}
+{{- define "kruise-ts.deletionProtection" -}}
+{{- include "kruise-ts.gate" (list . "ResourcesDeletionProtection" false "beta") -}}
+{{- end -}}
+
+{{/* "true" when DeletionProtectionForCRDCascadingGate is on, which ResourcesDeletionProtection off forces off. */}}
+{{- define "kruise-ts.crdCascadingProtection" -}}
+{{- and (eq (include "kruise-ts.deletionProtection" .) "true") (eq (include "kruise-ts.gate" (list . "DeletionProtectionForCRDCascadingGate" false "alpha")) "true") -}}
+{{- end -}}
