@@ -127,6 +127,8 @@ describe('charts/kruise-ts', { skip: noHelm }, () => {
     assert.equal(rules(updateOnly, 'vpodeviction.kb.io'), undefined);
     const off = hooks('PodWebhook=false,PodUnavailableBudgetUpdateGate=true');
     assert.equal(off.some((w) => w.name === 'vpod.kb.io' || w.name === 'vpodeviction.kb.io'), false);
+  });
+
   it('deletion protection: its seven webhook entries and the webhook\'s list rights only with ResourcesDeletionProtection on (every resource only with the CRD gate too)', () => {
     const NAMES = ['vbuiltindeployment.kb.io', 'vbuiltinreplicaset.kb.io', 'vbuiltinstatefulset.kb.io', 'vcustomresourcedefinition.kb.io', 'vnamespace.kb.io', 'vservice.kb.io', 'vingress.kb.io'];
     for (const gates of ['', 'ResourcesDeletionProtection=false', 'ResourcesDeletionProtection=true', 'AllBeta=true', 'AllAlpha=true',
