@@ -37,6 +37,7 @@ export const GATE_DEFAULTS = {
   EnableSortSidecarContainerByName: false,
   PreDownloadImageForInPlaceUpdate: false,
   ImageVolume: false,
+  WorkloadSpread: true,
 } as const;
 export type FeatureGate = keyof typeof GATE_DEFAULTS;
 
@@ -92,7 +93,7 @@ export function parseFeatureGates(value: string): ParsedGates {
     gates[name] = set.has(name) || set.has('AllAlpha') || set.has('AllBeta') ? effective.get(name)! : GATE_DEFAULTS[name];
   }
   if (!gates.KruiseDaemon) gates.ImagePullJobGate = false;
-  if (!gates.PodWebhook) gates.SidecarSetPatchPodMetadataDefaultsAllowed = false;
+  if (!gates.PodWebhook) { gates.SidecarSetPatchPodMetadataDefaultsAllowed = false; gates.WorkloadSpread = false; }
   const unimplemented = [...set].filter(([name]) => name in UPSTREAM_GATES && !implemented(name)).map(([n, on]) => `${n}=${on}`);
   return { gates, unimplemented, problems };
 }
