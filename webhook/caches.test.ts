@@ -53,7 +53,7 @@ test('readiness names the caches still waiting for their first list', () => {
 });
 
 test('the SidecarSet validation context answers revisionExists by name or custom version', () => {
-  const ctx = sidecarSetValidationContext({ caches: build(), gates: { PodWebhook: true, KruiseDaemon: true, ImagePullJobGate: true, ResourceDistributionGate: false, SidecarSetPatchPodMetadataDefaultsAllowed: true, EnableSortSidecarContainerByName: false, PreDownloadImageForInPlaceUpdate: false, ImageVolume: false }, now: () => new Date(), random: () => 0 });
+  const ctx = sidecarSetValidationContext({ caches: build(), gates: { PodWebhook: true, KruiseDaemon: true, ImagePullJobGate: true, ResourceDistributionGate: false, SidecarSetPatchPodMetadataDefaultsAllowed: true, EnableSortSidecarContainerByName: false, PreDownloadImageForInPlaceUpdate: false, ImageVolume: false, WorkloadSpread: true }, now: () => new Date(), random: () => 0 });
   assert.equal(ctx.revisionExists({ sidecarSetName: 's', revisionName: 's-2' }), true);
   assert.equal(ctx.revisionExists({ sidecarSetName: 's', revisionName: 'missing' }), false);
   assert.equal(ctx.revisionExists({ sidecarSetName: 's', customVersion: 'v1' }), true);
@@ -91,7 +91,7 @@ test('pod injection follows a SidecarSet update delivered through the caches', (
   });
   const v1 = sidecarSet('1', 'web');
   const live = liveCache([v1]);
-  const deps = { caches: build({ sidecarSets: live.cache }), gates: { PodWebhook: true, KruiseDaemon: true, ImagePullJobGate: true, ResourceDistributionGate: false, SidecarSetPatchPodMetadataDefaultsAllowed: false, EnableSortSidecarContainerByName: false, PreDownloadImageForInPlaceUpdate: false, ImageVolume: false }, now: () => new Date(0), random: () => 0 };
+  const deps = { caches: build({ sidecarSets: live.cache }), gates: { PodWebhook: true, KruiseDaemon: true, ImagePullJobGate: true, ResourceDistributionGate: false, SidecarSetPatchPodMetadataDefaultsAllowed: false, EnableSortSidecarContainerByName: false, PreDownloadImageForInPlaceUpdate: false, ImageVolume: false, WorkloadSpread: true }, now: () => new Date(0), random: () => 0 };
   const pod = { metadata: { namespace: 'default', labels: { app: 'web' } }, spec: { containers: [{ name: 'app', image: 'app:1' }] } };
   const req = { uid: 'u', kind: { group: '', version: 'v1', kind: 'Pod' }, operation: 'CREATE' as const, namespace: 'default', object: pod };
   const inject = () => mutatePodOnCreate(pod, podInjectionContext(deps, req)).spec!.containers.map((c) => c.name);
@@ -133,7 +133,7 @@ test('a pod review waits for the SidecarSet cache and injects what it lists; a S
   const set = { metadata: { name: 'log', annotations: { 'kruise.io/sidecarset-hash': 'h', 'kruise.io/sidecarset-hash-without-image': 'w' } },
     spec: { selector: { matchLabels: { app: 'web' } }, containers: [{ name: 'log-agent', image: 'agent:1' }] } };
   const late = unsyncedCache([set]);
-  const gates = { PodWebhook: true, KruiseDaemon: true, ImagePullJobGate: true, ResourceDistributionGate: false, SidecarSetPatchPodMetadataDefaultsAllowed: false, EnableSortSidecarContainerByName: false, PreDownloadImageForInPlaceUpdate: false, ImageVolume: false };
+  const gates = { PodWebhook: true, KruiseDaemon: true, ImagePullJobGate: true, ResourceDistributionGate: false, SidecarSetPatchPodMetadataDefaultsAllowed: false, EnableSortSidecarContainerByName: false, PreDownloadImageForInPlaceUpdate: false, ImageVolume: false, WorkloadSpread: true };
   const routes = makeRoutes({ caches: build({ sidecarSets: late.cache }), gates, now: () => new Date(0), random: () => 0 });
   const route = (path: string) => routes.find((r) => r.path === path)!;
   const pod = { metadata: { namespace: 'default', labels: { app: 'web' } }, spec: { containers: [{ name: 'app', image: 'app:1' }] } };

@@ -5,11 +5,14 @@
 import type { V1ConfigMap, V1ControllerRevision, V1Namespace, V1Node, KubernetesObject } from '@kubernetes/client-node';
 import type { Pod } from '../shared/api/meta.js';
 import type { SidecarSet } from '../shared/api/sidecarset.js';
+import type { WorkloadSpread } from '../shared/api/workload-spread.js';
+import type { Workload } from '../shared/domain/workloadspread/replicas.js';
 import { cacheHealth, type CacheHealth } from '../shared/kube/cache-health.js';
 import type { Cache } from '../shared/kube/informer.js';
 import type { InformerFactory } from '../shared/kube/informer-factory.js';
 import { resources } from '../shared/kube/resources.js';
 import type { KubeRest } from '../shared/kube/rest.js';
+import { workloadSpreadRest } from './workload-spread-rest.js';
 
 export const KRUISE_CONFIGURATION = 'kruise-configuration';
 export const PATCH_METADATA_WHITELIST_KEY = 'SidecarSet_PatchPodMetadata_WhiteList';
@@ -33,6 +36,10 @@ export interface AdmissionCaches extends CacheHealth {
   patchMetadataWhitelist(): string | undefined;
   fetchPod(namespace: string, name: string): Promise<Pod | undefined>;
   fetchNode(name: string): Promise<V1Node | undefined>;
+  /** The namespace's WorkloadSpreads in cache order (the same array until one changes). */
+  workloadSpreadsIn(namespace: string): readonly WorkloadSpread[];
+  /** WorkloadSpread API calls of the pod webhook (webhook/handlers/workload-spread-pod.ts). */
+  workloadSpreadApi: WorkloadSpreadApi;
   /**
    * Resolves once the SidecarSet cache has listed; rejects after `ms` (the review then answers 500). The handlers that read SidecarSets
    * wait on it, as upstream's cache reads block until synced, because readiness does not (`readinessHealth`).
@@ -51,12 +58,47 @@ export interface CacheSet {
   namespaces: Cache<V1Namespace>;
   revisions: Cache<V1ControllerRevision>;
   configMaps: Cache<V1ConfigMap>;
+  /** Absent (offline callers, tests of other kinds): no WorkloadSpread anywhere. */
+  workloadSpreads?: Cache<WorkloadSpread>;
 }
 
-export interface Fetchers {
+/** Reads and the status write the WorkloadSpread pod steps make on the apiserver, each bounded by its timeout. */
+export interface WorkloadSpreadApi {
+  /** A workload by group/kind/name; undefined when NotFound (or a kind the webhook does not read). */
+  fetchWorkload(group: string, kind: string, namespace: string, name: string): Promise<Workload | undefined>;
+  /** A fresh read, past every cache; undefined when NotFound. */
+  fetchWorkloadSpread(namespace: string, name: string): Promise<WorkloadSpread | undefined>;
+  /** A status update with the object's resourceVersion: the written object, or 'conflict'. */
+  updateWorkloadSpreadStatus(ws: WorkloadSpread): Promise<WorkloadSpread | 'conflict'>;
+}
+
+export interface Fetchers extends Partial<WorkloadSpreadApi> {
   fetchPod(namespace: string, name: string): Promise<Pod | undefined>;
   fetchNode(name: string): Promise<V1Node | undefined>;
 }
+
+/** A lookup of the same list, grouped by namespace once per list (caches hand out one array until a change). */
+function byNamespace<T extends { metadata?: { namespace?: string } }>(list: () => readonly T[]): (ns: string) => readonly T[] {
+  let seen: readonly T[] | undefined;
+  let index = new Map<string, T[]>();
+  return (ns) => {
+    const items = list();
+    if (items !== seen) {
+      seen = items;
+      index = new Map();
+      for (const i of items) {
+        const k = i.metadata?.namespace ?? '';
+        const group = index.get(k);
+        if (group) group.push(i);
+        else index.set(k, [i]);
+      }
+    }
+    return index.get(ns) ?? [];
+  };
+}
+
+const NONE: readonly WorkloadSpread[] = Object.freeze([]);
+const offline = (call: string) => (): Promise<never> => Promise.reject(new Error(`${call}: no API server connection here`));
 
 /** Lookups over already-running caches; pure apart from reading them, so tests pass static caches. */
 export function admissionCaches(caches: CacheSet, fetchers: Fetchers): AdmissionCaches {
@@ -84,6 +126,12 @@ export function admissionCaches(caches: CacheSet, fetchers: Fetchers): Admission
     patchMetadataWhitelist: () => caches.configMaps.list().find((c) => c.metadata?.name === KRUISE_CONFIGURATION)?.data?.[PATCH_METADATA_WHITELIST_KEY],
     fetchPod: fetchers.fetchPod,
     fetchNode: fetchers.fetchNode,
+    workloadSpreadsIn: byNamespace(() => caches.workloadSpreads?.list() ?? NONE),
+    workloadSpreadApi: {
+      fetchWorkload: fetchers.fetchWorkload ?? offline('fetchWorkload'),
+      fetchWorkloadSpread: fetchers.fetchWorkloadSpread ?? offline('fetchWorkloadSpread'),
+      updateWorkloadSpreadStatus: fetchers.updateWorkloadSpreadStatus ?? offline('updateWorkloadSpreadStatus'),
+    },
     sidecarSetsSynced: (ms) => {
       if (caches.sidecarSets.isSynced()) return Promise.resolve();
       let timer: NodeJS.Timeout | undefined;
@@ -92,8 +140,8 @@ export function admissionCaches(caches: CacheSet, fetchers: Fetchers): Admission
       });
       return Promise.race([caches.sidecarSets.synced, late]).finally(() => clearTimeout(timer));
     },
-    readinessHealth: cacheHealth(() => Object.entries(caches).filter(([name]) => name !== 'sidecarSets')),
-    ...cacheHealth(() => Object.entries(caches)),
+    readinessHealth: cacheHealth(() => Object.entries(caches).filter(([name, c]) => name !== 'sidecarSets' && c !== undefined) as never),
+    ...cacheHealth(() => Object.entries(caches).filter(([, c]) => c !== undefined) as never),
   };
 }
 
@@ -118,6 +166,7 @@ export function startAdmissionCaches(informers: InformerFactory, rest: KubeRest,
     namespaces: informers.cache<V1Namespace & KubernetesObject>(resources.namespaces),
     revisions: informers.cache<V1ControllerRevision & KubernetesObject>(resources.controllerRevisions, { namespace }),
     configMaps: informers.cache<V1ConfigMap & KubernetesObject>(resources.configMaps, { namespace, fieldSelector: `metadata.name=${KRUISE_CONFIGURATION}` }),
+    workloadSpreads: informers.cache<WorkloadSpread & KubernetesObject>(resources.workloadSpreads),
   };
   // cacheSet: the informers themselves, whose snapshots the admission workers read (webhook/pool/snapshot.ts).
   return { cacheSet: caches, ...admissionCaches(caches, {
@@ -127,5 +176,6 @@ export function startAdmissionCaches(informers: InformerFactory, rest: KubeRest,
     fetchNode: async (name) => {
       try { return await rest.find<V1Node & KubernetesObject>(resources.nodes, { name }); } catch (err) { throw new Error(`get node ${name}`, { cause: err }); }
     },
+    ...workloadSpreadRest(rest),
   }) };
 }

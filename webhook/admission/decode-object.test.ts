@@ -116,7 +116,7 @@ describe('through the production routes', () => {
     { sidecarSets: staticCache([]), namespaces: staticCache([]), revisions: staticCache([]), configMaps: staticCache([]) },
     { fetchPod: async () => undefined, fetchNode: async () => undefined },
   );
-  const gates = { PodWebhook: true, KruiseDaemon: true, ImagePullJobGate: true, ResourceDistributionGate: true, SidecarSetPatchPodMetadataDefaultsAllowed: false, EnableSortSidecarContainerByName: false, PreDownloadImageForInPlaceUpdate: false, ImageVolume: false };
+  const gates = { PodWebhook: true, KruiseDaemon: true, ImagePullJobGate: true, ResourceDistributionGate: true, SidecarSetPatchPodMetadataDefaultsAllowed: false, EnableSortSidecarContainerByName: false, PreDownloadImageForInPlaceUpdate: false, ImageVolume: false, WorkloadSpread: true };
   const { app } = testApp(makeRoutes({ caches, gates, now: () => new Date('2026-01-01T00:00:00Z'), random: () => 0.5 }));
   const kruise = (kind: string) => ({ group: 'apps.kruise.io', version: 'v1alpha1', kind });
   const post = async (url: string, body: unknown) => (await app.inject({ method: 'POST', url, payload: body as object })).json().response;
@@ -171,7 +171,7 @@ describe('deep nesting is refused with 400 on every route (review L1)', () => {
     { sidecarSets: staticCache([]), namespaces: staticCache([]), revisions: staticCache([]), configMaps: staticCache([]) },
     { fetchPod: async () => undefined, fetchNode: async () => undefined },
   );
-  const gates = { PodWebhook: true, KruiseDaemon: true, ImagePullJobGate: true, ResourceDistributionGate: true, SidecarSetPatchPodMetadataDefaultsAllowed: false, EnableSortSidecarContainerByName: false, PreDownloadImageForInPlaceUpdate: false, ImageVolume: false };
+  const gates = { PodWebhook: true, KruiseDaemon: true, ImagePullJobGate: true, ResourceDistributionGate: true, SidecarSetPatchPodMetadataDefaultsAllowed: false, EnableSortSidecarContainerByName: false, PreDownloadImageForInPlaceUpdate: false, ImageVolume: false, WorkloadSpread: true };
   const routes = makeRoutes({ caches, gates, now: () => new Date('2026-01-01T00:00:00Z'), random: () => 0.5 });
   const { app } = testApp(routes);
   const kinds: Record<string, [string, string]> = {

@@ -238,6 +238,32 @@ export const ResourceDistributionShape: Shape = obj({
   }),
 });
 
+const nodeSelectorTerm = obj({
+  matchExpressions: arr(obj({ key: str, operator: str, values: arr(str) })),
+  matchFields: arr(obj({ key: str, operator: str, values: arr(str) })),
+});
+const subsetStatus = obj({
+  name: str, replicas: num, missingReplicas: num, creatingPods: map(str), deletingPods: map(str),
+  conditions: arr(obj({ type: str, status: str, lastTransitionTime: str, reason: str, message: str })),
+});
+
+export const WorkloadSpreadShape: Shape = obj({
+  metadata,
+  spec: obj({
+    targetRef: obj({ apiVersion: str, kind: str, name: str }),
+    targetFilter: obj({ selector: labelSelector, replicasPathList: arr(str) }),
+    subsets: arr(obj({
+      name: str,
+      requiredNodeSelectorTerm: nodeSelectorTerm,
+      preferredNodeSelectorTerms: arr(obj({ weight: num, preference: nodeSelectorTerm })),
+      tolerations: arr(obj({ key: str, operator: str, value: str, effect: str, tolerationSeconds: num })),
+      maxReplicas: intOrString,
+    })),
+    scheduleStrategy: obj({ type: str, adaptive: obj({ rescheduleCriticalSeconds: num, disableSimulationSchedule: bool }) }),
+  }),
+  status: obj({ subsetStatuses: arr(subsetStatus), versionedSubsetStatuses: map(arr(subsetStatus)) }),
+});
+
 /** One kind's decode step: the shape check, then (off the hot path only) a deeper check of its own. */
 export interface ObjectDecoder {
   kind: string;
@@ -333,6 +359,7 @@ export const ImageListPullJobDecoder: ObjectDecoder = { kind: 'ImageListPullJob'
 export const NodeImageDecoder: ObjectDecoder = { kind: 'NodeImage', shape: NodeImageShape };
 export const ContainerRecreateRequestDecoder: ObjectDecoder = { kind: 'ContainerRecreateRequest', shape: ContainerRecreateRequestShape };
 export const ResourceDistributionDecoder: ObjectDecoder = { kind: 'ResourceDistribution', shape: ResourceDistributionShape };
+export const WorkloadSpreadDecoder: ObjectDecoder = { kind: 'WorkloadSpread', shape: WorkloadSpreadShape };
 
 /**
  * Throws AdmissionDeniedError(400) naming the first few wrong-typed fields of `value`, or the first place it nests

@@ -54,6 +54,7 @@ const allGates: Record<FeatureGate, boolean> = {
   PreDownloadImageForInPlaceUpdate: false,
   // Kubernetes' gate as the kruise manager has it by default (alpha in 1.32, off).
   ImageVolume: false,
+  WorkloadSpread: true,
 };
 
 /** A cache that only grows, telling listeners (the gatherers memoise their sorted view) about each addition. */

@@ -16,7 +16,7 @@ import { clusterNamespaces, sidecarSetAsCached } from './cluster-view.js';
 import { runCli } from './main.js';
 
 const NS = 'kubernetes.io/metadata.name';
-const gates = { PodWebhook: true, KruiseDaemon: true, ImagePullJobGate: true, ResourceDistributionGate: true, SidecarSetPatchPodMetadataDefaultsAllowed: false, EnableSortSidecarContainerByName: false, PreDownloadImageForInPlaceUpdate: false, ImageVolume: false };
+const gates = { PodWebhook: true, KruiseDaemon: true, ImagePullJobGate: true, ResourceDistributionGate: true, SidecarSetPatchPodMetadataDefaultsAllowed: false, EnableSortSidecarContainerByName: false, PreDownloadImageForInPlaceUpdate: false, ImageVolume: false, WorkloadSpread: true };
 const now = () => new Date('2026-01-01T00:00:00Z');
 
 /** v1alpha1 with both fields: the cluster keeps only the namespace, as a metadata.name selector (namespace wins). */

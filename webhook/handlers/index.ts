@@ -15,6 +15,7 @@ import { defaultImagePullJob, imagePullJobDenialCode, validateImagePullJob } fro
 import { defaultNodeImage, validateNodeImage } from '../../shared/domain/validation/node-image.js';
 import { validateResourceDistribution } from '../../shared/domain/validation/resource-distribution.js';
 import { validateSidecarSet, type SidecarSetValidationContext } from '../../shared/domain/validation/sidecarset.js';
+import { validateWorkloadSpread } from '../../shared/domain/validation/workload-spread.js';
 import type { AdmissionRequest } from '../admission/review.js';
 import type { WebhookRoute } from '../admission/route.js';
 import type { AdmissionCaches } from '../caches.js';
@@ -32,6 +33,9 @@ import { validateImagePullJobRoute } from './validate-image-pull-job.js';
 import { validateNodeImageRoute } from './validate-node-image.js';
 import { validateResourceDistributionRoute } from './validate-resource-distribution.js';
 import { validateSidecarSetRoute } from './validate-sidecarset.js';
+import { validatePodRoute } from './validate-pod.js';
+import { validateWorkloadSpreadRoute } from './validate-workload-spread.js';
+import { workloadSpreadPodSteps } from './workload-spread-pod.js';
 import type { CanWrite } from './write-access.js';
 
 export interface RouteDeps {
@@ -116,8 +120,12 @@ const afterSidecarSetsSync = (deps: RouteDeps, route: WebhookRoute): WebhookRout
 /** The v1.9 routes, each also at its v1.8 path (paths.ts). */
 export function makeRoutes(deps: RouteDeps): WebhookRoute[] {
   const gates = deps.gates;
+  const workloadSpread = workloadSpreadPodSteps({ enabled: gates.WorkloadSpread, caches: deps.caches, now: deps.now, random: deps.random });
   return withV18Paths([
-    afterSidecarSetsSync(deps, mutatePodRoute<InjectionContext>({ enabled: gates.PodWebhook, mutate: mutatePodOnCreate, context: (req) => podInjectionContext(deps, req) })),
+    afterSidecarSetsSync(deps, mutatePodRoute<InjectionContext>({ enabled: gates.PodWebhook, mutate: mutatePodOnCreate, context: (req) => podInjectionContext(deps, req),
+      beforeInjection: workloadSpread.onCreate })),
+    validatePodRoute({ enabled: gates.PodWebhook, workloadSpread: workloadSpread.onDelete }),
+    validateWorkloadSpreadRoute({ gates, caches: deps.caches, validate: validateWorkloadSpread }),
     mutateSidecarSetRoute({ defaults: (s) => defaultSidecarSet(s, { imageVolume: gates.ImageVolume }) }),
     afterSidecarSetsSync(deps, validateSidecarSetRoute<SidecarSetValidationContext>({ validate: (o: SidecarSet, old, ctx) => validateSidecarSet(o, old, ctx), context: (_req, view) => sidecarSetValidationContext(deps, view) })),
     mutateCloneSetRoute({ defaults: (cs, old) => defaultCloneSet(cs, old, { imageVolume: gates.ImageVolume }) }),

@@ -4,7 +4,7 @@ import type { AdmissionRequest } from '../admission/review.js';
 import { allowed } from '../admission/response.js';
 import type { WebhookRoute } from '../admission/route.js';
 import { PodDecoder } from '../admission/decode-object.js';
-import { decodeRequestObjects, diffNewObject } from './common.js';
+import { decodeRequestObjects, diffNewObject, requestObject } from './common.js';
 
 export interface MutatePodDeps<Ctx> {
   /**
@@ -16,6 +16,11 @@ export interface MutatePodDeps<Ctx> {
   mutate: (pod: Pod, ctx: Ctx) => Pod;
   /** Gathers the injection context from the caches (no API calls on the request path). */
   context: (req: AdmissionRequest) => Ctx;
+  /**
+   * Steps upstream runs before SidecarSet injection (spec/availability-guards.md §17.1: WorkloadSpread placement);
+   * a new pod or the same one, synchronously when nothing needs the API. Throwing fails the review.
+   */
+  beforeInjection?: (pod: Pod, req: AdmissionRequest) => Pod | Promise<Pod>;
 }
 
 /** Why a review is admitted untouched before any gathering (spec §2.2), or null to go on. */
@@ -34,8 +39,10 @@ export function mutatePodRoute<Ctx>(deps: MutatePodDeps<Ctx>): WebhookRoute {
     handler: (req) => {
       if (!deps.enabled || podSkipReason(req) !== null) return allowed();
       decodeRequestObjects(req, PodDecoder);
+      const placed = deps.beforeInjection?.(requestObject<Pod>(req), req);
+      if (placed instanceof Promise) return placed.then((pod) => diffNewObject<Pod>(req, () => deps.mutate(pod, deps.context(req))));
       const ctx = deps.context(req);
-      return diffNewObject<Pod>(req, (pod) => deps.mutate(pod, ctx));
+      return diffNewObject<Pod>(req, (pod) => deps.mutate(placed ?? pod, ctx));
     },
   };
 }

@@ -10,7 +10,7 @@ import { decodePatch, review, testApp } from '../test-helpers.js';
 import { makeRoutes } from './index.js';
 import { V18_PATHS } from './paths.js';
 
-const gates = { PodWebhook: true, KruiseDaemon: true, ImagePullJobGate: true, ResourceDistributionGate: true, SidecarSetPatchPodMetadataDefaultsAllowed: false, EnableSortSidecarContainerByName: false, PreDownloadImageForInPlaceUpdate: false, ImageVolume: false };
+const gates = { PodWebhook: true, KruiseDaemon: true, ImagePullJobGate: true, ResourceDistributionGate: true, SidecarSetPatchPodMetadataDefaultsAllowed: false, EnableSortSidecarContainerByName: false, PreDownloadImageForInPlaceUpdate: false, ImageVolume: false, WorkloadSpread: true };
 const cachesWith = (sidecarSets: object[] = []) => admissionCaches(
   { sidecarSets: staticCache(sidecarSets as never[]), namespaces: staticCache([{ metadata: { name: 'default', labels: { 'kubernetes.io/metadata.name': 'default' } } }]), revisions: staticCache([]), configMaps: staticCache([]) },
   { fetchPod: async () => undefined, fetchNode: async () => undefined },

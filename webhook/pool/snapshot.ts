@@ -5,6 +5,7 @@
 // handlers run there unchanged.
 import type { V1ConfigMap, V1ControllerRevision, V1Namespace } from '@kubernetes/client-node';
 import type { SidecarSet } from '../../shared/api/sidecarset.js';
+import type { WorkloadSpread } from '../../shared/api/workload-spread.js';
 import type { Cache } from '../../shared/kube/informer.js';
 import type { CacheSet } from '../caches.js';
 
@@ -16,6 +17,7 @@ export interface SnapshotParts {
   namespaces: ReadonlyArray<readonly [string, Record<string, string>]>;
   revisions: readonly V1ControllerRevision[];
   configMaps: readonly V1ConfigMap[];
+  workloadSpreads: readonly WorkloadSpread[];
 }
 
 type Part = keyof SnapshotParts;
@@ -26,6 +28,7 @@ const read: { [K in Part]: (set: CacheSet) => SnapshotParts[K] } = {
   namespaces: (s) => s.namespaces.list().map((n) => [n.metadata?.name ?? '', n.metadata?.labels ?? {}] as const),
   revisions: (s) => s.revisions.list(),
   configMaps: (s) => s.configMaps.list(),
+  workloadSpreads: (s) => s.workloadSpreads?.list() ?? [],
 };
 
 export interface SnapshotSource {
@@ -58,8 +61,9 @@ export function snapshotSource(set: CacheSet, push: (parts: Partial<SnapshotPart
   set.namespaces.onChange(() => mark('namespaces'));
   set.revisions.onChange(() => mark('revisions'));
   set.configMaps.onChange(() => mark('configMaps'));
+  set.workloadSpreads?.onChange(() => mark('workloadSpreads'));
   return {
-    full: () => ({ sidecarSets: read.sidecarSets(set), sidecarSetsSynced: read.sidecarSetsSynced(set), namespaces: read.namespaces(set), revisions: read.revisions(set), configMaps: read.configMaps(set) }),
+    full: () => ({ sidecarSets: read.sidecarSets(set), sidecarSetsSynced: read.sidecarSetsSynced(set), namespaces: read.namespaces(set), revisions: read.revisions(set), configMaps: read.configMaps(set), workloadSpreads: read.workloadSpreads(set) }),
     stop: () => { stopped = true; clearTimeout(timer); },
   };
 }
@@ -91,6 +95,7 @@ export function snapshotCacheSet(): { set: CacheSet; apply(parts: Partial<Snapsh
   const namespaces = arrayCache<V1Namespace>(nameOf);
   const revisions = arrayCache<V1ControllerRevision>(nameOf);
   const configMaps = arrayCache<V1ConfigMap>(nameOf);
+  const workloadSpreads = arrayCache<WorkloadSpread>(nameOf);
   let synced = false;
   let markSynced!: () => void;
   const sidecarSetsSynced = new Promise<void>((resolve) => (markSynced = resolve));
@@ -99,6 +104,7 @@ export function snapshotCacheSet(): { set: CacheSet; apply(parts: Partial<Snapsh
     namespaces,
     revisions,
     configMaps,
+    workloadSpreads,
   };
   return {
     set,
@@ -107,6 +113,7 @@ export function snapshotCacheSet(): { set: CacheSet; apply(parts: Partial<Snapsh
       if (parts.namespaces) namespaces.replace(parts.namespaces.map(([name, labels]) => ({ metadata: { name, labels } })));
       if (parts.revisions) revisions.replace(parts.revisions);
       if (parts.configMaps) configMaps.replace(parts.configMaps);
+      if (parts.workloadSpreads) workloadSpreads.replace(parts.workloadSpreads);
       if (parts.sidecarSetsSynced && !synced) { synced = true; markSynced(); }
     },
   };
