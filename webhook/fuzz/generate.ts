@@ -61,6 +61,19 @@ const pod = {
 };
 
 /** One valid object per route (the fixtures the mutations start from). */
+/** The WorkloadSpread of the fuzz caches (webhook/fuzz/run.ts) and the validate fixture: two subsets, one limited, with a patch. */
+export const FUZZ_WORKLOADSPREAD = {
+  metadata: { name: 'ws', namespace: 'default', uid: 'ws-uid', resourceVersion: '5' },
+  spec: {
+    targetRef: { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', name: 'cs' },
+    subsets: [
+      { name: 'a', maxReplicas: 3, requiredNodeSelectorTerm: { matchExpressions: [{ key: 'zone', operator: 'In', values: ['a'] }] }, tolerations: [{ key: 'k', operator: 'Exists' }], patch: { metadata: { labels: { subset: 'a' } } } },
+      { name: 'b', preferredNodeSelectorTerms: [{ weight: 10, preference: { matchExpressions: [{ key: 'zone', operator: 'In', values: ['b'] }] } }] },
+    ],
+  },
+  status: { versionedSubsetStatuses: { versionIgnored: [{ name: 'a', replicas: 1, missingReplicas: 2 }, { name: 'b', replicas: 0, missingReplicas: -1 }] } },
+};
+
 export const FUZZ_OBJECTS: Readonly<Record<string, { kind: string; object: unknown }>> = {
   '/mutate-pod': { kind: 'Pod', object: pod },
   '/mutate-apps-kruise-io-v1alpha1-sidecarset': { kind: 'SidecarSet', object: { metadata: { name: 's' }, spec: { selector: { matchLabels: { app: 'web' } }, containers: [{ name: 'side', image: 'busybox' }] } } },
@@ -74,6 +87,9 @@ export const FUZZ_OBJECTS: Readonly<Record<string, { kind: string; object: unkno
   '/validate-apps-kruise-io-v1alpha1-nodeimage': { kind: 'NodeImage', object: { metadata: { name: 'n1' }, spec: { images: { nginx: { tags: [{ tag: '1.25', createdAt: '2026-01-01T00:00:00Z', pullPolicy: { ttlSecondsAfterFinished: 300 } }] } } } } },
   '/mutate-apps-kruise-io-v1alpha1-cloneset': { kind: 'CloneSet', object: { metadata: { name: 'cs', namespace: 'default' }, spec: { replicas: 2, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'app', image: 'nginx:1.25' }] } } } } },
   '/validate-apps-kruise-io-v1alpha1-cloneset': { kind: 'CloneSet', object: { metadata: { name: 'cs', namespace: 'default' }, spec: { replicas: 2, selector: { matchLabels: { app: 'web' } }, updateStrategy: { type: 'ReCreate', partition: 0, maxUnavailable: '20%', maxSurge: 0 }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'app', image: 'nginx:1.25' }] } } } } },
+  '/validate-apps-kruise-io-v1alpha1-workloadspread': { kind: 'WorkloadSpread', object: FUZZ_WORKLOADSPREAD },
+  '/validate-pod': { kind: 'Pod', object: { ...pod, metadata: { ...pod.metadata, annotations: { 'apps.kruise.io/matched-workloadspread': '{"name":"ws","subset":"a"}' },
+    ownerReferences: [{ apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', name: 'cs', uid: 'cs-uid', controller: true }] } } },
   '/validate-apps-kruise-io-v1alpha1-resourcedistribution': { kind: 'ResourceDistribution', object: { metadata: { name: 'rd' }, spec: { resource: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm' } }, targets: { allNamespaces: true } } } },
 };
 export const FUZZ_POD = pod;

@@ -9,7 +9,7 @@ import { admissionCaches, staticCache } from '../caches.js';
 import { makeRoutes } from '../handlers/index.js';
 import type { WebhookRoute } from '../admission/route.js';
 import { testApp } from '../test-helpers.js';
-import { FUZZ_OBJECTS, FUZZ_POD, generate, type FuzzCase } from './generate.js';
+import { FUZZ_OBJECTS, FUZZ_POD, FUZZ_WORKLOADSPREAD, generate, type FuzzCase } from './generate.js';
 import { quantityDigitsBuilt } from '../../shared/domain/quantity-scale.js';
 import { answerConversionReview, decodeConversionReview } from '../conversion/review.js';
 import { CONVERSION_DECODERS } from '../conversion/route.js';
@@ -28,8 +28,13 @@ const storedSets = (): SidecarSet[] => [
 /** The production handler table with every domain function behind it, on static caches. */
 export function fuzzRoutes(): WebhookRoute[] {
   const caches = admissionCaches(
-    { sidecarSets: staticCache(storedSets() as never[]), namespaces: staticCache([{ metadata: { name: 'default', labels: {} } }]), revisions: staticCache([]), configMaps: staticCache([]) },
-    { fetchPod: async (_ns, name) => (name === "web-1" ? (structuredClone(FUZZ_POD) as unknown as Pod) : undefined), fetchNode: async (name) => ({ metadata: { name } }) },
+    { sidecarSets: staticCache(storedSets() as never[]), namespaces: staticCache([{ metadata: { name: 'default', labels: {} } }]), revisions: staticCache([]), configMaps: staticCache([]),
+      workloadSpreads: staticCache([FUZZ_WORKLOADSPREAD as never]) },
+    { fetchPod: async (_ns, name) => (name === "web-1" ? (structuredClone(FUZZ_POD) as unknown as Pod) : undefined), fetchNode: async (name) => ({ metadata: { name } }),
+      // The WorkloadSpread steps' API: the CloneSet `cs` (with a template, for the patch check) and status writes that succeed.
+      fetchWorkload: async (_g, kind, _ns, name) => (kind === 'CloneSet' && name === 'cs' ? structuredClone(FUZZ_OBJECTS['/validate-apps-kruise-io-v1alpha1-cloneset']!.object) as never : undefined),
+      fetchWorkloadSpread: async () => structuredClone(FUZZ_WORKLOADSPREAD) as never,
+      updateWorkloadSpreadStatus: async (ws) => ws },
   );
   const gates = { PodWebhook: true, KruiseDaemon: true, ImagePullJobGate: true, ResourceDistributionGate: true, SidecarSetPatchPodMetadataDefaultsAllowed: false, EnableSortSidecarContainerByName: false, PreDownloadImageForInPlaceUpdate: false, ImageVolume: false, WorkloadSpread: true };
   return makeRoutes({ caches, gates, now: () => new Date('2026-01-02T03:04:05Z'), random: seededRandom(1) });

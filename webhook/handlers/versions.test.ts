@@ -33,6 +33,8 @@ const V19_PATHS = [
   '/validate-apps-kruise-io-v1alpha1-resourcedistribution',
   // CloneSet has only v1alpha1, and v1.9 keeps its versioned paths.
   '/mutate-apps-kruise-io-v1alpha1-cloneset', '/validate-apps-kruise-io-v1alpha1-cloneset',
+  // Pod validation and WorkloadSpread (spec/availability-guards.md §0.5): one path each.
+  '/validate-pod', '/validate-apps-kruise-io-v1alpha1-workloadspread',
 ];
 const V18_ONLY = [
   '/mutate-apps-kruise-io-v1alpha1-sidecarset', '/validate-apps-kruise-io-v1alpha1-sidecarset',
@@ -50,6 +52,8 @@ test('the table serves every v1.9 path and, next to it, every v1.8 path, and not
 // request itself (a 400 would mean the path is served by the wrong handler or not at all).
 const kindOf = (path: string) => path === '/mutate-pod'
   ? { kind: { group: '', version: 'v1', kind: 'Pod' }, resource: { group: '', version: 'v1', resource: 'pods' }, namespace: 'default', object: { metadata: { name: 'p', namespace: 'default' }, spec: { containers: [{ name: 'a', image: 'a' }] } } }
+  : path === '/validate-pod' ? { kind: { group: '', version: 'v1', kind: 'Pod' }, resource: { group: '', version: 'v1', resource: 'pods' }, namespace: 'default', operation: 'DELETE' as const, oldObject: { metadata: { name: 'p', namespace: 'default' } } }
+  : path.includes('workloadspread') ? { kind: kind('v1alpha1', 'WorkloadSpread'), namespace: 'default', object: { metadata: { name: 'ws', namespace: 'default' }, spec: { targetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'd' }, subsets: [{ name: 'a' }] } } }
   : path.includes('cloneset') ? { kind: kind('v1alpha1', 'CloneSet'), namespace: 'default', operation: 'DELETE' as const, oldObject: { metadata: { name: 'c', namespace: 'default' } } }
   : path.includes('sidecarset') ? { kind: kind('v1alpha1', 'SidecarSet'), object: { metadata: { name: 's' }, spec: { selector: { matchLabels: { a: 'b' } }, containers: [defaulted] } } }
   : path.includes('imagepulljob') ? { kind: kind('v1alpha1', 'ImagePullJob'), namespace: 'default', object: { metadata: { name: 'j', namespace: 'default' }, spec: { image: 'nginx:1', completionPolicy: { type: 'Always' } } } }

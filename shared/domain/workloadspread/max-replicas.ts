@@ -13,10 +13,18 @@ export function scaledMaxReplicas(v: IntOrString, replicas: number): number | un
   return Math.ceil((Number(body) * replicas) / 100);
 }
 
-/** −1 for an unlimited subset; an unparsable value counts 0 (the webhook's initialisation, §12.2 step 2). */
-export function subsetLimit(v: IntOrString | undefined, replicas: number): number {
+/**
+ * −1 for an unlimited subset, else the limit. A string the strict parser refuses but the validating webhook admitted
+ * ("50", read by intstr.GetValueFromIntOrPercent as 50 %) is read as the webhook read it: upstream counts it 0 in the
+ * webhook and fails every status computation in the controller (§18 #7; docs/compatibility.md). Anything else
+ * unparsable counts 0.
+ */
+export function subsetLimit(v: IntOrString | undefined | null, replicas: number): number {
   if (v === undefined || v === null) return -1;
-  return scaledMaxReplicas(v, replicas) ?? 0;
+  const strict = scaledMaxReplicas(v, replicas);
+  if (strict !== undefined) return strict;
+  const legacy = typeof v === 'string' && /^[+-]?\d+$/.test(v.replaceAll('%', '')) ? Number(v.replaceAll('%', '')) : undefined;
+  return legacy === undefined ? 0 : Math.ceil((legacy * replicas) / 100);
 }
 
 /** Whether the workload's replica count is needed: some subset's maxReplicas is a string ending in "%". */
