@@ -8,6 +8,7 @@ import { launchPriorityController } from './launch-priority/controller.js';
 import { resourceDistributionController } from './resourcedistribution/controller.js';
 import { nodeImageController } from './nodeimage/controller.js';
 import { sidecarSetController } from './sidecarset/controller.js';
+import { workloadSpreadController } from './workloadspread/controller.js';
 import type { Controller } from './types.js';
 
 export const controllers: readonly Controller[] = [
@@ -20,4 +21,5 @@ export const controllers: readonly Controller[] = [
   sidecarSetController,
   cloneSetController,
   podReadinessController,
+  workloadSpreadController,
 ];

@@ -13,6 +13,7 @@ import { imagePullJobController } from '../imagepulljob/controller.js';
 import { nodeImageController } from '../nodeimage/controller.js';
 import { resourceDistributionController } from '../resourcedistribution/controller.js';
 import { sidecarSetController } from '../sidecarset/controller.js';
+import { workloadSpreadController } from '../workloadspread/controller.js';
 
 type Obj = KubernetesObject & Record<string, unknown>;
 
@@ -74,5 +75,12 @@ export const TARGETS: readonly FuzzTarget[] = [
   {
     controller: resourceDistributionController, resource: resources.resourceDistributions, kind: 'ResourceDistribution', key: 'rd',
     fixture: () => ({ apiVersion: K, kind: 'ResourceDistribution', metadata: { name: 'rd', generation: 1 }, spec: { resource: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'shared' }, data: { a: 'b' } }, targets: { includedNamespaces: { list: [{ name: 'default' }] } } } }),
+  },
+  {
+    controller: workloadSpreadController, resource: resources.workloadSpreads, kind: 'WorkloadSpread', key: 'default/ws',
+    fixture: () => ({ apiVersion: K, kind: 'WorkloadSpread', metadata: { name: 'ws', namespace: 'default', generation: 1 }, spec: {
+      targetRef: { apiVersion: K, kind: 'CloneSet', name: 'web' },
+      subsets: [{ name: 'a', maxReplicas: 3, tolerations: [{ key: 'k', operator: 'Exists' }] }, { name: 'b', maxReplicas: '50%' }, { name: 'c' }] },
+      status: { versionedSubsetStatuses: { versionIgnored: [{ name: 'a', replicas: 0, missingReplicas: 3, creatingPods: { 'web-0': '2025-06-01T11:59:50Z' } }] } } }),
   },
 ];
