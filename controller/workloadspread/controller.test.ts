@@ -79,6 +79,14 @@ describe('workloadspread-controller over the fake cluster (TestWorkloadSpreadRec
     assert.deepEqual(['a-0', 'a-1', 'b-0', 'gone', 'other', 'done'].map((n) => cost(t.cluster, n)), ['200', '200', '100', '-300', '-300', undefined]);
     assert.deepEqual(stored(t.cluster).status?.subsetStatuses?.map((s) => [s.name, s.replicas, s.missingReplicas]), [['subset-a', 2, 1], ['subset-b', 1, -1]]);
   });
+  it('targetFilter.selector limits the pods counted', async () => {
+    const filtered = ws([{ name: 'subset-a', maxReplicas: 5 }]);
+    filtered.spec!.targetFilter = { selector: { matchLabels: { picked: 'yes' } } };
+    const t = setup(filtered, [{ name: 'p', subset: 'subset-a' }]);
+    await t.run();
+    assert.deepEqual(stored(t.cluster).status?.subsetStatuses, [{ name: 'subset-a', replicas: 0, missingReplicas: 5 }]);
+    assert.equal(cost(t.cluster, 'p'), undefined);
+  });
   it('a second reconcile with nothing new writes nothing', async () => {
     const t = setup(ws([{ name: 'subset-a', maxReplicas: 5 }]), [{ name: 'p', subset: 'subset-a' }]);
     await t.run();

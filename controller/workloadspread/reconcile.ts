@@ -3,6 +3,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Pod } from '../../shared/api/meta.js';
 import { FakeSubsetName, type WorkloadSpread, type WorkloadSpreadStatus, type WorkloadSpreadSubsetStatus } from '../../shared/api/workload-spread.js';
+import { compileLabelSelector } from '../../shared/domain/label-selector.js';
 import { podMatchedWorkloadSpread } from '../../shared/domain/workloadspread/annotation.js';
 import { podVersion } from '../../shared/domain/workloadspread/pod-version.js';
 import { parseGroupVersion } from '../../shared/domain/workloadspread/targets.js';
@@ -36,8 +37,11 @@ export async function reconcileWorkloadSpread(ws: WorkloadSpread, io: ReconcileI
   const slicer = timeSlicer();
   const byVersion = new Map<string, PlacedPod[]>();
   const all: PlacedPod[] = [];
+  const selector = ws.spec.targetFilter?.selector;
+  const selected = selector ? compileLabelSelector(selector) : () => true;
   for (const pod of target.pods) {
     await slicer.tick();
+    if (!selected(pod.metadata?.labels ?? {})) continue;
     const placed = place(ws, pod);
     all.push(placed);
     const v = podVersion(pod);
