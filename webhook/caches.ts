@@ -6,13 +6,12 @@ import type { V1ConfigMap, V1ControllerRevision, V1Namespace, V1Node, Kubernetes
 import type { Pod } from '../shared/api/meta.js';
 import type { SidecarSet } from '../shared/api/sidecarset.js';
 import type { WorkloadSpread } from '../shared/api/workload-spread.js';
-import type { Workload } from '../shared/domain/workloadspread/replicas.js';
 import { cacheHealth, type CacheHealth } from '../shared/kube/cache-health.js';
 import type { Cache } from '../shared/kube/informer.js';
 import type { InformerFactory } from '../shared/kube/informer-factory.js';
 import { resources } from '../shared/kube/resources.js';
 import type { KubeRest } from '../shared/kube/rest.js';
-import { workloadSpreadRest } from './workload-spread-rest.js';
+import { workloadSpreadRest, type WorkloadSpreadApi } from './workload-spread-rest.js';
 
 export const KRUISE_CONFIGURATION = 'kruise-configuration';
 export const PATCH_METADATA_WHITELIST_KEY = 'SidecarSet_PatchPodMetadata_WhiteList';
@@ -62,15 +61,7 @@ export interface CacheSet {
   workloadSpreads?: Cache<WorkloadSpread>;
 }
 
-/** Reads and the status write the WorkloadSpread pod steps make on the apiserver, each bounded by its timeout. */
-export interface WorkloadSpreadApi {
-  /** A workload by group/kind/name; undefined when NotFound (or a kind the webhook does not read). */
-  fetchWorkload(group: string, kind: string, namespace: string, name: string): Promise<Workload | undefined>;
-  /** A fresh read, past every cache; undefined when NotFound. */
-  fetchWorkloadSpread(namespace: string, name: string): Promise<WorkloadSpread | undefined>;
-  /** A status update with the object's resourceVersion: the written object, or 'conflict'. */
-  updateWorkloadSpreadStatus(ws: WorkloadSpread): Promise<WorkloadSpread | 'conflict'>;
-}
+export type { WorkloadSpreadApi };
 
 export interface Fetchers extends Partial<WorkloadSpreadApi> {
   fetchPod(namespace: string, name: string): Promise<Pod | undefined>;

@@ -5,7 +5,16 @@ import type { WorkloadSpread } from '../shared/api/workload-spread.js';
 import type { Workload } from '../shared/domain/workloadspread/replicas.js';
 import { isConflict, type KubeRest } from '../shared/kube/rest.js';
 import { resources, type Resource } from '../shared/kube/resources.js';
-import type { WorkloadSpreadApi } from './caches.js';
+
+/** Reads and the status write the WorkloadSpread pod steps make on the apiserver, each bounded by its timeout. */
+export interface WorkloadSpreadApi {
+  /** A workload by group/kind/name; undefined when NotFound (or a kind the webhook does not read). */
+  fetchWorkload(group: string, kind: string, namespace: string, name: string): Promise<Workload | undefined>;
+  /** A fresh read, past every cache; undefined when NotFound. */
+  fetchWorkloadSpread(namespace: string, name: string): Promise<WorkloadSpread | undefined>;
+  /** A status update with the object's resourceVersion: the written object, or 'conflict'. */
+  updateWorkloadSpreadStatus(ws: WorkloadSpread): Promise<WorkloadSpread | 'conflict'>;
+}
 
 /** The workload kinds the webhook reads (§10.4; no custom whitelist). */
 const WORKLOADS: Record<string, Resource> = {

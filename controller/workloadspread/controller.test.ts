@@ -14,7 +14,7 @@ const COST = 'controller.kubernetes.io/pod-deletion-cost';
 
 function setup(ws: WorkloadSpread, pods: Array<{ name: string; subset?: string; ws?: string; phase?: string }>, replicas = 10) {
   const cluster = new FakeCluster();
-  const cs = cluster.seed(resources.cloneSets, { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', metadata: { name: 'cloneset-test', namespace: NS }, spec: { replicas } });
+  const cs = cluster.seed(resources.cloneSets, { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', metadata: { name: 'cloneset-test', namespace: NS } as { name: string; namespace: string; uid?: string }, spec: { replicas } });
   for (const p of pods) {
     cluster.seed(resources.pods, {
       metadata: {
@@ -24,7 +24,7 @@ function setup(ws: WorkloadSpread, pods: Array<{ name: string; subset?: string; 
       },
       spec: { containers: [{ name: 'main', image: 'nginx' }], nodeName: 'n1' },
       status: { phase: p.phase ?? 'Running' },
-    } as Pod & { metadata: { name: string } });
+    } as unknown as Pod & { metadata: { name: string } });
   }
   cluster.seed(resources.workloadSpreads, ws as never);
   const queue = new RecordingQueue();
@@ -106,7 +106,7 @@ describe('workloadspread-controller over the fake cluster (TestWorkloadSpreadRec
 
 describe('deletion cost (TestSubsetPodDeletionCost vectors)', () => {
   const two = ws([{ name: 'subset-a', maxReplicas: 3 }, { name: 'subset-b', maxReplicas: 3 }]);
-  const placed = (subset: string, n: number) => Array.from({ length: n }, (_, i) => ({ pod: { metadata: { name: `${subset}-${i}`, creationTimestamp: `2025-06-01T00:00:0${i}Z` }, spec: { nodeName: 'n' }, status: { phase: 'Running' } } as Pod, subset, key: `${subset}-${i}` }));
+  const placed = (subset: string, n: number) => Array.from({ length: n }, (_, i) => ({ pod: { metadata: { name: `${subset}-${i}`, creationTimestamp: `2025-06-01T00:00:0${i}Z` }, spec: { nodeName: 'n' }, status: { phase: 'Running' } } as unknown as Pod, subset, key: `${subset}-${i}` }));
   const costs = (w: WorkloadSpread, pods: ReturnType<typeof placed>, version = 'v', latest = 'v') => [...deletionCosts(w, pods, version, latest, 6).values()];
   it('index 0 with 3 pods → 200; index 1 → 100', () => {
     assert.deepEqual(costs(two, placed('subset-a', 3)), ['200', '200', '200']);
