@@ -26,7 +26,7 @@ const WORKLOADS: Record<string, Resource> = {
   'apps.kruise.io/StatefulSet': resources.advancedStatefulSets,
 };
 
-export const workloadResource = (group: string, kind: string): Resource | undefined => WORKLOADS[`${group}/${kind}`];
+export const workloadResource = (group: string, kind: string): Resource | undefined => (Object.hasOwn(WORKLOADS, `${group}/${kind}`) ? WORKLOADS[`${group}/${kind}`] : undefined);
 
 export function workloadSpreadRest(rest: KubeRest): WorkloadSpreadApi {
   return {

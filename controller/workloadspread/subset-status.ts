@@ -48,7 +48,7 @@ export function subsetStatuses(ws: WorkloadSpread, pods: readonly PlacedPod[], h
       replicasNow++;
       if (missing > 0) missing--;
       const name = pod.metadata?.name ?? '';
-      const at = old?.deletingPods?.[name];
+      const at = old?.deletingPods && Object.hasOwn(old.deletingPods, name) ? old.deletingPods[name] : undefined;
       if (at === undefined) continue;
       const expires = Date.parse(at) + DELETE_RECORD_MS;
       if (expires < nowMs) events.push({ reason: 'DeletePodFailed', message: `Pod ${ns}/${name} was expected to be deleted but it wasn't` });

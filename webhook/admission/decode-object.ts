@@ -360,6 +360,8 @@ export const NodeImageDecoder: ObjectDecoder = { kind: 'NodeImage', shape: NodeI
 export const ContainerRecreateRequestDecoder: ObjectDecoder = { kind: 'ContainerRecreateRequest', shape: ContainerRecreateRequestShape };
 export const ResourceDistributionDecoder: ObjectDecoder = { kind: 'ResourceDistribution', shape: ResourceDistributionShape };
 export const WorkloadSpreadDecoder: ObjectDecoder = { kind: 'WorkloadSpread', shape: WorkloadSpreadShape };
+/** policy/v1 Eviction, the object of a pods/eviction CREATE. */
+export const EvictionDecoder: ObjectDecoder = { kind: 'Eviction', shape: obj({ metadata, deleteOptions: obj({ dryRun: arr(str) }) }) };
 
 /**
  * Throws AdmissionDeniedError(400) naming the first few wrong-typed fields of `value`, or the first place it nests

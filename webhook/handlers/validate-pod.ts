@@ -4,6 +4,7 @@
 import type { AdmissionRequest } from '../admission/review.js';
 import { allowed, type AdmissionResult } from '../admission/response.js';
 import type { WebhookRoute } from '../admission/route.js';
+import { decodeObject, EvictionDecoder, PodDecoder } from '../admission/decode-object.js';
 
 export interface ValidatePodDeps {
   /** FEATURE_GATES PodWebhook. */
@@ -20,6 +21,9 @@ export function validatePodRoute(deps: ValidatePodDeps): WebhookRoute {
     handler: (req) => {
       if (!deps.enabled) return answer();
       if (req.resource && req.resource.resource !== 'pods') return answer();
+      // The typed-decoding step of what the steps read (400 naming the field, as upstream's decoder answers).
+      if (req.object !== undefined && req.object !== null) decodeObject(req.object, req.subResource === 'eviction' ? EvictionDecoder : PodDecoder, 'object');
+      if (req.oldObject !== undefined && req.oldObject !== null) decodeObject(req.oldObject, PodDecoder, 'oldObject');
       const pending = deps.workloadSpread(req);
       return pending instanceof Promise ? pending.then(answer) : answer();
     },

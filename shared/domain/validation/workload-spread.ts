@@ -31,7 +31,7 @@ export const PATCH_CHECKED_KINDS = Object.keys(KIND_GROUPS);
 function targetRefErrors(ref: TargetReference | undefined): Violation[] {
   if (!ref) return [required('spec.targetRef', 'no targetRef defined in WorkloadSpread')];
   if (!ref.apiVersion || !ref.kind || !ref.name) return [{ ...invalid('spec.targetRef', ref, 'empty TargetReference is not valid for WorkloadSpread.'), goValue: goTargetRef(ref) }];
-  const groups = KIND_GROUPS[ref.kind];
+  const groups = Object.hasOwn(KIND_GROUPS, ref.kind) ? KIND_GROUPS[ref.kind] : undefined;
   if (groups) {
     const gv = parseGroupVersion(ref.apiVersion);
     return gv && groups.includes(gv.group) ? [] : [{ ...invalid('spec.targetRef', ref, `TargetReference is not valid for ${ref.kind}.`), goValue: goTargetRef(ref) }];

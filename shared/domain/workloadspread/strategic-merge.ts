@@ -72,14 +72,15 @@ function mergeValue(doc: unknown, patch: unknown, kind: Kind, field: string): un
   for (const [k, v] of Object.entries(patch)) {
     if (k.startsWith('$')) continue;
     if (v === null) { delete out[k]; continue; }
-    const keyed = MERGE_LISTS[kind][k];
+    // Own properties only: a user's key such as `constructor` names no field here.
+    const keyed = Object.hasOwn(MERGE_LISTS[kind], k) ? MERGE_LISTS[kind][k] : undefined;
     if (keyed && Array.isArray(v)) { out[k] = mergeKeyed(Array.isArray(out[k]) ? (out[k] as unknown[]) : [], v, keyed[0], keyed[1], `${field}.${k}`); continue; }
     if (SET_LISTS[kind]?.includes(k) && Array.isArray(v)) {
       const prev = Array.isArray(out[k]) ? (out[k] as unknown[]) : [];
       out[k] = [...prev, ...v.filter((x) => !prev.includes(x))];
       continue;
     }
-    const merged = mergeValue(out[k], v, FIELDS[kind][k] ?? 'Any', `${field}.${k}`);
+    const merged = mergeValue(out[k], v, (Object.hasOwn(FIELDS[kind], k) ? FIELDS[kind][k] : undefined) ?? 'Any', `${field}.${k}`);
     if (merged === undefined) delete out[k];
     else out[k] = isObj(v) ? merged : stripDirectives(merged);
   }

@@ -66,7 +66,7 @@ function versionStatuses(ws: WorkloadSpread, input: ChoiceInput): { status: Work
 }
 
 const recordedIn = (list: WorkloadSpreadSubsetStatus[], key: string) =>
-  key ? list.find((s) => (s.creatingPods && key in s.creatingPods) || (s.deletingPods && key in s.deletingPods)) : undefined;
+  key ? list.find((s) => (s.creatingPods && Object.hasOwn(s.creatingPods, key)) || (s.deletingPods && Object.hasOwn(s.deletingPods, key))) : undefined;
 
 /** §12.2 steps 2–6 for a pod CREATE. */
 export function chooseOnCreate(ws: WorkloadSpread, pod: Pod, input: ChoiceInput): Decision {

@@ -15,8 +15,9 @@ export const KNOWN_WORKLOADS: readonly GroupKind[] = [
 export const isKnownWorkload = (gk: GroupKind): boolean => KNOWN_WORKLOADS.some((k) => k.group === gk.group && k.kind === gk.kind);
 
 /** schema.ParseGroupVersion: "" → core; "v1" → core v1; "g/v" → g; more than one "/" → error (undefined). */
-export function parseGroupVersion(apiVersion: string): { group: string; version: string } | undefined {
-  if (apiVersion === '' || apiVersion === '/') return { group: '', version: '' };
+export function parseGroupVersion(apiVersion: string | null | undefined): { group: string; version: string } | undefined {
+  // A missing field decodes in Go as "" (admission objects are only type-checked, null is allowed).
+  if (typeof apiVersion !== 'string' || apiVersion === '' || apiVersion === '/') return { group: '', version: '' };
   const parts = apiVersion.split('/');
   if (parts.length === 1) return { group: '', version: parts[0]! };
   if (parts.length === 2) return { group: parts[0]!, version: parts[1]! };
