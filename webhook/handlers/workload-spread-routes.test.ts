@@ -14,7 +14,7 @@ const spread: WorkloadSpread = {
   metadata: { name: 'ws', namespace: 'default', uid: 'ws-uid', resourceVersion: '3' },
   spec: { targetRef: { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', name: 'cs' }, subsets: [{ name: 'a', maxReplicas: 1, patch: { metadata: { labels: { zone: 'a' } } } }, { name: 'b' }] },
 };
-function routesWith(gates = { ...GATE_DEFAULTS }) {
+function routesWith(gates: Record<keyof typeof GATE_DEFAULTS, boolean> = { ...GATE_DEFAULTS }) {
   const writes: WorkloadSpread[] = [];
   const caches = admissionCaches(
     { sidecarSets: staticCache([]), namespaces: staticCache([{ metadata: { name: 'default', labels: {} } }]), revisions: staticCache([]), configMaps: staticCache([]), workloadSpreads: staticCache([spread as never]) },
