@@ -1,6 +1,6 @@
 // workloadspread-controller (spec/availability-guards.md §14): keyed by WorkloadSpread; woken by its own changes, by
 // pods it placed (created, deleted, gone inactive or changed version), and by its workload's replica or revision
-// changes. Runs with FEATURE_GATES WorkloadSpread (default on).
+// changes; the Adaptive strategy's unschedulable pods are deleted. Runs with FEATURE_GATES WorkloadSpread (default on).
 import type { KubernetesObject } from '@kubernetes/client-node';
 import type { Pod } from '../../shared/api/meta.js';
 import { PodDeletionCostAnnotation, type WorkloadSpread } from '../../shared/api/workload-spread.js';
@@ -103,6 +103,9 @@ export const workloadSpreadController: Controller = {
         patchDeletionCost: async (pod, cost) => {
           await deps.rest.patch(resources.pods, { namespace: pod.metadata?.namespace ?? '', name: pod.metadata?.name ?? '' }, 'strategic',
             { metadata: { annotations: { [PodDeletionCostAnnotation]: cost } } }, { fieldManager: FIELD_MANAGER });
+        },
+        deletePod: async (pod) => {
+          await deps.rest.delete(resources.pods, { namespace: pod.metadata?.namespace ?? '', name: pod.metadata?.name ?? '' }, { ...(pod.metadata?.uid ? { uid: pod.metadata.uid } : {}) });
         },
         writeStatus: async (w, status) => {
           await deps.rest.replace(resources.workloadSpreads, withTypeMeta(resources.workloadSpreads, { ...w, status } as WorkloadSpread & KubernetesObject), { subresource: 'status', fieldManager: FIELD_MANAGER });

@@ -14,6 +14,8 @@ import { latestVersion, readTarget, type TargetReads } from './targets.js';
 
 export interface ReconcileIO extends TargetReads {
   patchDeletionCost(pod: Pod, cost: string): Promise<void>;
+  /** Adaptive rescheduling's delete (NotFound is done). */
+  deletePod(pod: Pod): Promise<void>;
   /** Status write with the read resourceVersion (a Conflict throws and the key is retried). */
   writeStatus(ws: WorkloadSpread, status: WorkloadSpreadStatus): Promise<void>;
   event(ws: WorkloadSpread, type: 'Normal' | 'Warning', reason: string, message: string): void;
@@ -71,13 +73,14 @@ export async function reconcileWorkloadSpread(ws: WorkloadSpread, io: ReconcileI
   const now = io.now();
   const events: StatusEvent[] = [];
   let requeue: number | undefined;
-  const take = (r: { statuses: WorkloadSpreadSubsetStatus[]; requeueMs?: number; events: StatusEvent[] }) => {
+  const take = (r: { statuses: WorkloadSpreadSubsetStatus[]; requeueMs?: number; events: StatusEvent[]; timedOut: PlacedPod[] }) => {
     events.push(...r.events);
     if (r.requeueMs !== undefined) requeue = requeue === undefined ? r.requeueMs : Math.min(requeue, r.requeueMs);
     return r.statuses;
   };
   const old = ws.status ?? {};
-  const overall = take(subsetStatuses(ws, all, old.subsetStatuses, target.replicas, now));
+  const overallResult = subsetStatuses(ws, all, old.subsetStatuses, target.replicas, now);
+  const overall = take(overallResult);
   const versioned: Record<string, WorkloadSpreadSubsetStatus[]> = {};
   for (const [version, pods] of byVersion) versioned[version] = take(subsetStatuses(ws, pods, old.versionedSubsetStatuses?.[version], target.replicas, now));
   // A version without pods is kept only while one of its creating records is still fresh.
@@ -86,7 +89,7 @@ export async function reconcileWorkloadSpread(ws: WorkloadSpread, io: ReconcileI
     const statuses = take(subsetStatuses(ws, [], hist, target.replicas, now));
     if (statuses.some((s) => Object.keys(s.creatingPods ?? {}).length > 0)) versioned[version] = statuses;
   }
-  for (const e of events) io.event(ws, 'Warning', e.reason, e.message);
+  for (const e of events) io.event(ws, e.type, e.reason, e.message);
   const status: WorkloadSpreadStatus = {
     ...(ws.metadata?.generation !== undefined ? { observedGeneration: ws.metadata.generation } : {}),
     subsetStatuses: overall,
@@ -94,6 +97,16 @@ export async function reconcileWorkloadSpread(ws: WorkloadSpread, io: ReconcileI
   };
   // Written only when it changed (upstream writes every reconcile, §18 #11).
   if (!isDeepStrictEqual(normalize(status), normalize(old))) await io.writeStatus(ws, status);
+  // Adaptive: the pods that stayed unschedulable go, so their replacements are placed in a schedulable subset.
+  for (const { pod, subset } of overallResult.timedOut) {
+    try {
+      await io.deletePod(pod);
+    } catch (err) {
+      const ns = ws.metadata?.namespace ?? '';
+      io.event(ws, 'Warning', 'DeletePodFailed', `Failed to delete unschedulabe Pod ${ns}/${pod.metadata?.name} in Subset ${subset} of WorkloadSpread ${ns}/${ws.metadata?.name}`);
+      throw err;
+    }
+  }
   return requeue !== undefined ? { requeueAfterMs: requeue } : {};
 }
 

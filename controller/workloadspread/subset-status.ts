@@ -2,9 +2,10 @@
 // many more it may take, and the webhook's creating/deleting records, kept while fresh and dropped with an event once
 // stale. Pure: pods are already grouped by subset; `now` is passed in.
 import type { Pod } from '../../shared/api/meta.js';
-import type { WorkloadSpread, WorkloadSpreadSubsetStatus } from '../../shared/api/workload-spread.js';
+import { SubsetSchedulable, type WorkloadSpread, type WorkloadSpreadSubsetCondition, type WorkloadSpreadSubsetStatus } from '../../shared/api/workload-spread.js';
 import { subsetLimit } from '../../shared/domain/workloadspread/max-replicas.js';
 import { isPodActive } from '../../shared/domain/workloadspread/pod-version.js';
+import { adaptiveSubset, lastSubsetCondition } from './adaptive.js';
 
 /** A deleting record older than this is a deletion that did not happen; a creating record, a creation. */
 export const DELETE_RECORD_MS = 15_000;
@@ -12,13 +13,15 @@ export const CREATE_RECORD_MS = 30_000;
 
 export interface PlacedPod { pod: Pod; subset: string; key: string }
 
-export interface StatusEvent { reason: 'CreatePodFailed' | 'DeletePodFailed'; message: string }
+export interface StatusEvent { type: 'Normal' | 'Warning'; reason: 'CreatePodFailed' | 'DeletePodFailed' | 'RecoverSchedulable'; message: string }
 
 export interface SubsetStatusesResult {
   statuses: WorkloadSpreadSubsetStatus[];
   /** Milliseconds until the earliest record expires (a requeue), if any. */
   requeueMs?: number;
   events: StatusEvent[];
+  /** Adaptive: pods unschedulable past rescheduleCriticalSeconds in a subset but the last, to delete. */
+  timedOut: PlacedPod[];
 }
 
 /** The statuses of `pods` (one version, or all), with `history` the previous statuses of the same scope. */
@@ -34,8 +37,10 @@ export function subsetStatuses(ws: WorkloadSpread, pods: readonly PlacedPod[], h
     if (list) list.push(p);
     else bySubset.set(p.subset, [p]);
   }
-  const keepConditions = ws.spec?.scheduleStrategy?.type === 'Adaptive' && (ws.spec.scheduleStrategy.adaptive?.rescheduleCriticalSeconds ?? 0) > 0;
-  const statuses = (ws.spec?.subsets ?? []).map((subset): WorkloadSpreadSubsetStatus => {
+  const seconds = ws.spec?.scheduleStrategy?.type === 'Adaptive' ? (ws.spec.scheduleStrategy.adaptive?.rescheduleCriticalSeconds ?? 0) : 0;
+  const timedOut: PlacedPod[] = [];
+  const subsets = ws.spec?.subsets ?? [];
+  const statuses = subsets.map((subset, index): WorkloadSpreadSubsetStatus => {
     const old = history?.find((h) => h.name === subset.name);
     const max = subsetLimit(subset.maxReplicas, replicas);
     let replicasNow = 0;
@@ -51,7 +56,7 @@ export function subsetStatuses(ws: WorkloadSpread, pods: readonly PlacedPod[], h
       const at = old?.deletingPods && Object.hasOwn(old.deletingPods, name) ? old.deletingPods[name] : undefined;
       if (at === undefined) continue;
       const expires = Date.parse(at) + DELETE_RECORD_MS;
-      if (expires < nowMs) events.push({ reason: 'DeletePodFailed', message: `Pod ${ns}/${name} was expected to be deleted but it wasn't` });
+      if (expires < nowMs) events.push({ type: 'Warning', reason: 'DeletePodFailed', message: `Pod ${ns}/${name} was expected to be deleted but it wasn't` });
       else {
         deleting[name] = at;
         if (missing < max) missing++;
@@ -61,15 +66,30 @@ export function subsetStatuses(ws: WorkloadSpread, pods: readonly PlacedPod[], h
     for (const [key, at] of Object.entries(creating)) {
       const expires = Date.parse(at) + CREATE_RECORD_MS;
       if (expires < nowMs) {
-        events.push({ reason: 'CreatePodFailed', message: `Pod ${ns}/${key} was expected to be created but it wasn't` });
+        events.push({ type: 'Warning', reason: 'CreatePodFailed', message: `Pod ${ns}/${key} was expected to be created but it wasn't` });
         delete creating[key];
       } else {
         if (missing > 0) missing--;
         requeueAt(expires);
       }
     }
-    // The Adaptive strategy's Schedulable condition is kept as found (kruise-ts does not reschedule; docs/compatibility.md).
-    const conditions = keepConditions ? old?.conditions : undefined;
+    // Adaptive (§14.7): the Schedulable condition; without it the condition is removed.
+    let conditions: WorkloadSpreadSubsetCondition[] | undefined;
+    if (seconds > 0) {
+      const others = (old?.conditions ?? []).filter((c) => c.type !== SubsetSchedulable);
+      const prev = old?.conditions?.find((c) => c.type === SubsetSchedulable);
+      let condition: WorkloadSpreadSubsetCondition;
+      if (index === subsets.length - 1) condition = lastSubsetCondition(prev, now);
+      else {
+        const mine = bySubset.get(subset.name) ?? [];
+        const r = adaptiveSubset(mine.map((p) => p.pod), prev, seconds, now);
+        condition = r.condition;
+        for (const pod of r.timedOut) timedOut.push(mine.find((p) => p.pod === pod)!);
+        if (r.requeueMs !== undefined) requeueAt(nowMs + r.requeueMs);
+        if (r.recovered) events.push({ type: 'Normal', reason: 'RecoverSchedulable', message: `Subset ${subset.name} of WorkloadSpread ${ns}/${ws.metadata?.name ?? ''} is recovered from unschedulable to schedulable` });
+      }
+      conditions = [...others, condition];
+    } else conditions = (old?.conditions ?? []).filter((c) => c.type !== SubsetSchedulable);
     return {
       name: subset.name, replicas: replicasNow,
       ...(conditions?.length ? { conditions } : {}),
@@ -78,5 +98,5 @@ export function subsetStatuses(ws: WorkloadSpread, pods: readonly PlacedPod[], h
       ...(Object.keys(deleting).length ? { deletingPods: deleting } : {}),
     };
   });
-  return { statuses, ...(requeueMs !== undefined ? { requeueMs } : {}), events };
+  return { statuses, ...(requeueMs !== undefined ? { requeueMs } : {}), events, timedOut };
 }
