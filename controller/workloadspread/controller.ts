@@ -1,7 +1,7 @@
 // workloadspread-controller (spec/availability-guards.md §14): keyed by WorkloadSpread; woken by its own changes, by
 // pods it placed (created, deleted, gone inactive or changed version), and by its workload's replica or revision
 // changes; the Adaptive strategy's unschedulable pods are deleted. Runs with FEATURE_GATES WorkloadSpread (default on).
-import type { KubernetesObject } from '@kubernetes/client-node';
+import type { KubernetesObject, V1Node } from '@kubernetes/client-node';
 import type { Pod } from '../../shared/api/meta.js';
 import { PodDeletionCostAnnotation, type WorkloadSpread } from '../../shared/api/workload-spread.js';
 import { podMatchedWorkloadSpread } from '../../shared/domain/workloadspread/annotation.js';
@@ -32,6 +32,7 @@ export const workloadSpreadController: Controller = {
   setup(deps, queue) {
     const spreads = deps.informers.cache<WorkloadSpread & KubernetesObject>(resources.workloadSpreads);
     const pods = deps.informers.cache<Pod & KubernetesObject>(resources.pods);
+    const nodes = deps.informers.cache<V1Node & KubernetesObject>(resources.nodes);
     const watched: Record<string, { cache: ReturnType<typeof deps.informers.cache<Workload & KubernetesObject>>; group: string; resource: Resource }> = {
       CloneSet: { cache: deps.informers.cache(resources.cloneSets), group: 'apps.kruise.io', resource: resources.cloneSets },
       Deployment: { cache: deps.informers.cache(resources.deployments), group: 'apps', resource: resources.deployments },
@@ -104,6 +105,10 @@ export const workloadSpreadController: Controller = {
           await deps.rest.patch(resources.pods, { namespace: pod.metadata?.namespace ?? '', name: pod.metadata?.name ?? '' }, 'strategic',
             { metadata: { annotations: { [PodDeletionCostAnnotation]: cost } } }, { fieldManager: FIELD_MANAGER });
         },
+        patchPod: async (pod, patch) => {
+          await deps.rest.patch(resources.pods, { namespace: pod.metadata?.namespace ?? '', name: pod.metadata?.name ?? '' }, 'strategic', patch, { fieldManager: FIELD_MANAGER });
+        },
+        node: (name) => nodes.get(name),
         deletePod: async (pod) => {
           await deps.rest.delete(resources.pods, { namespace: pod.metadata?.namespace ?? '', name: pod.metadata?.name ?? '' }, { ...(pod.metadata?.uid ? { uid: pod.metadata.uid } : {}) });
         },

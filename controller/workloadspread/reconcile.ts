@@ -1,6 +1,7 @@
 // One WorkloadSpread's reconcile (spec/availability-guards.md §14.2): read the target's pods, group them by version
 // and subset, set their deletion cost, and write the status when it changed. Yields between pods (timeSlicer).
 import { isDeepStrictEqual } from 'node:util';
+import type { V1Node } from '@kubernetes/client-node';
 import type { Pod } from '../../shared/api/meta.js';
 import { FakeSubsetName, type WorkloadSpread, type WorkloadSpreadStatus, type WorkloadSpreadSubsetStatus } from '../../shared/api/workload-spread.js';
 import { compileLabelSelector } from '../../shared/domain/label-selector.js';
@@ -8,12 +9,17 @@ import { podMatchedWorkloadSpread } from '../../shared/domain/workloadspread/ann
 import { podVersion } from '../../shared/domain/workloadspread/pod-version.js';
 import { parseGroupVersion } from '../../shared/domain/workloadspread/targets.js';
 import { timeSlicer } from '../../shared/reconcile/yield.js';
+import { subsetLimit } from '../../shared/domain/workloadspread/max-replicas.js';
+import { adoptionPatch, adoptSubset } from './adoption.js';
 import { costDiffers, COSTED_KINDS, deletionCosts } from './deletion-cost.js';
 import { subsetStatuses, type PlacedPod, type StatusEvent } from './subset-status.js';
 import { latestVersion, readTarget, type TargetReads } from './targets.js';
 
 export interface ReconcileIO extends TargetReads {
   patchDeletionCost(pod: Pod, cost: string): Promise<void>;
+  /** The adoption patch (strategic merge) of a pod the webhook did not place. */
+  patchPod(pod: Pod, patch: unknown): Promise<void>;
+  node(name: string): V1Node | undefined;
   /** Adaptive rescheduling's delete (NotFound is done). */
   deletePod(pod: Pod): Promise<void>;
   /** Status write with the read resourceVersion (a Conflict throws and the key is retried). */
@@ -22,13 +28,38 @@ export interface ReconcileIO extends TargetReads {
   now(): Date;
 }
 
-/** The subset a pod counts in: its annotation's, a subset gone from the spec → the fake one, another WS's or none → the fake one. */
-function place(ws: WorkloadSpread, pod: Pod): PlacedPod {
+/** Where a pod counts, when its annotation says: this WS's subset, a subset gone from the spec → the fake one; undefined → adopt. */
+function annotatedSubset(ws: WorkloadSpread, pod: Pod, names: ReadonlySet<string>): { subset?: string; key: string } {
   const m = podMatchedWorkloadSpread(pod);
+  const key = m?.uid || pod.metadata?.name || '';
+  if (!m || m.name !== ws.metadata?.name || m.subset === '') return { key };
+  return { subset: names.has(m.subset) ? m.subset : FakeSubsetName, key };
+}
+
+/**
+ * One version's pods placed (§14.4): annotated pods where their annotation says, the others adopted by node fit
+ * against each subset's budget left (its limit less the version's annotated pods), patched as they are adopted.
+ */
+async function placeVersion(ws: WorkloadSpread, pods: readonly Pod[], replicas: number, io: ReconcileIO, tick: () => Promise<void> | undefined): Promise<PlacedPod[]> {
   const names = new Set((ws.spec?.subsets ?? []).map((s) => s.name));
-  const mine = m && m.name === ws.metadata?.name && m.subset !== '';
-  const subset = mine && names.has(m.subset) ? m.subset : FakeSubsetName;
-  return { pod, subset, key: m?.uid || pod.metadata?.name || '' };
+  const annotated = pods.map((pod) => ({ pod, ...annotatedSubset(ws, pod, names) }));
+  const budgets = new Map((ws.spec?.subsets ?? []).map((s) => {
+    const limit = subsetLimit(s.maxReplicas, replicas);
+    return [s.name, (limit < 0 ? 2147483647 : limit) - annotated.filter((a) => a.subset === s.name).length] as const;
+  }));
+  const out: PlacedPod[] = [];
+  for (const a of annotated) {
+    await tick();
+    if (a.subset !== undefined) { out.push({ pod: a.pod, subset: a.subset, key: a.key }); continue; }
+    const nodeName = a.pod.spec?.nodeName;
+    const subset = adoptSubset(ws, a.pod, nodeName ? io.node(nodeName) : undefined, budgets);
+    if (subset !== FakeSubsetName) {
+      await io.patchPod(a.pod, adoptionPatch(ws, subset));
+      budgets.set(subset, (budgets.get(subset) ?? 0) - 1);
+    }
+    out.push({ pod: a.pod, subset, key: a.key });
+  }
+  return out;
 }
 
 export async function reconcileWorkloadSpread(ws: WorkloadSpread, io: ReconcileIO): Promise<{ requeueAfterMs?: number }> {
@@ -37,20 +68,21 @@ export async function reconcileWorkloadSpread(ws: WorkloadSpread, io: ReconcileI
   const group = parseGroupVersion(ref.apiVersion)?.group ?? '';
   const target = await readTarget(ws, group, io);
   const slicer = timeSlicer();
-  const byVersion = new Map<string, PlacedPod[]>();
-  const all: PlacedPod[] = [];
+  const tick = () => slicer.tick();
+  const podsByVersion = new Map<string, Pod[]>();
   const selector = ws.spec.targetFilter?.selector;
   const selected = selector ? compileLabelSelector(selector) : () => true;
   for (const pod of target.pods) {
-    await slicer.tick();
+    await tick();
     if (!selected(pod.metadata?.labels ?? {})) continue;
-    const placed = place(ws, pod);
-    all.push(placed);
     const v = podVersion(pod);
-    const list = byVersion.get(v);
-    if (list) list.push(placed);
-    else byVersion.set(v, [placed]);
+    const list = podsByVersion.get(v);
+    if (list) list.push(pod);
+    else podsByVersion.set(v, [pod]);
   }
+  const byVersion = new Map<string, PlacedPod[]>();
+  for (const [v, pods] of podsByVersion) byVersion.set(v, await placeVersion(ws, pods, target.replicas, io, tick));
+  const all = [...byVersion.values()].flat();
 
   if (COSTED_KINDS.has(ref.kind)) {
     const latest = latestVersion(ws, target, io);
