@@ -1,7 +1,8 @@
 // WorkloadSpread on the real apiserver (spec/availability-guards.md Part C): the validating webhook refuses an invalid
 // WorkloadSpread with upstream's message; two subsets told apart by their patch labels spread a CloneSet's and a
 // Deployment's new pods by maxReplicas (the pod webhook records each placement, the controller counts and ranks
-// them); a WorkloadSpread written as OpenKruise v1.9.0 writes it (status included) is taken over.
+// them, and a scale-in removes the lower-cost subset's pods first); pods that predate the WorkloadSpread are adopted
+// by their node; a WorkloadSpread written as OpenKruise v1.9.0 writes it (status included) is taken over.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Pod } from '../shared/api/meta.js';
@@ -74,6 +75,23 @@ describe('WorkloadSpread', { skip: typeof s === 'string' ? s : false, timeout: 6
     kubectlOk(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', metadata: { name: 'cs', namespace: NS },
       spec: { replicas: 5, selector: { matchLabels: { app: 'cs' } }, template: template('cs') } }));
     await expectSpread('ws-cs', 'cs', 5, 2);
+    // Scale-in follows the deletion cost: subset-b's pods (100) go before subset-a's (200).
+    kubectlOk(['patch', 'clone', 'cs', '-n', NS, '--type=merge', '-p', '{"spec":{"replicas":3}}']);
+    await eventually('3 pods left, both of subset-a kept', () => { const l = podsOf('cs'); return l.length === 3 && l.filter((p) => subsetOf(p) === 'a').length === 2; }, 60_000);
+  });
+
+  it('adopts the pods a workload had before its WorkloadSpread, by the node they run on', async () => {
+    kubectlOk(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', metadata: { name: 'pre', namespace: NS },
+      spec: { replicas: 2, selector: { matchLabels: { app: 'pre' } }, template: template('pre') } }));
+    await eventually('2 scheduled pods of pre', () => { const l = podsOf('pre'); return l.length === 2 && l.every((p) => p.spec?.nodeName) && l; }, 120_000);
+    const ws = JSON.parse(spread('ws-pre', { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', name: 'pre' }, 1));
+    ws.spec.subsets[0].requiredNodeSelectorTerm = { matchExpressions: [{ key: 'type', operator: 'In', values: ['kwok'] }] };
+    ws.spec.subsets[0].tolerations = [];
+    ws.spec.subsets[1].requiredNodeSelectorTerm = { matchExpressions: [{ key: 'type', operator: 'In', values: ['none'] }] };
+    kubectlOk(['apply', '-f', '-'], JSON.stringify(ws));
+    const adopted = await eventually('both pods annotated for ws-pre', () => { const l = podsOf('pre'); return l.every((p) => p.metadata?.annotations?.['apps.kruise.io/matched-workloadspread']) && l; }, 60_000);
+    assert.deepEqual(adopted.map((p) => JSON.parse(p.metadata!.annotations!['apps.kruise.io/matched-workloadspread']!)), [{ name: 'ws-pre', subset: 'subset-a' }, { name: 'ws-pre', subset: 'subset-a' }]);
+    assert.deepEqual(adopted.map(subsetOf), ['a', 'a'], "the subset patch's labels come with the adoption");
   });
 
   it('spreads a Deployment\'s new pods the same way (ReplicaSet → Deployment, versioned status)', async () => {
