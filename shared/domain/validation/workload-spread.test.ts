@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { WorkloadSpread, WorkloadSpreadSubset } from '../../api/workload-spread.js';
 import { formatViolations } from '../../errors.js';
-import { validateWorkloadSpread, type WorkloadSpreadValidationContext } from './workload-spread.js';
+import { PATCH_CHECK_BUDGET_BYTES, validateWorkloadSpread, type WorkloadSpreadValidationContext } from './workload-spread.js';
 
 const base = (spec: Partial<NonNullable<WorkloadSpread['spec']>> = {}, name = 'test-ws'): WorkloadSpread => ({
   metadata: { name, namespace: 'default' },
@@ -100,6 +100,13 @@ describe('WorkloadSpread validation: conflict, update, patch against the workloa
   const patched = base({ subsets: [{ name: 'a', patch: { metadata: { labels: { x: 'y' } } } }] });
   it('a patch over a template whose mount a volumeClaimTemplate backs is valid', () => {
     assert.deepEqual(fields(patched, { others: [], workload: workload('vol-1--0') }), []);
+  });
+  it('the patch checks stop at PATCH_CHECK_BUDGET_BYTES of template (a 17 MiB template: the first patched subset only)', () => {
+    const big = workload('bad-boy');
+    (big.template.metadata as Record<string, unknown>).annotations = { filler: 'x'.repeat(17 * 1024 * 1024) };
+    const two = base({ subsets: [{ name: 'a', patch: { metadata: { labels: { x: 'y' } } } }, { name: 'b', patch: { metadata: { labels: { x: 'z' } } } }] });
+    assert.deepEqual(fields(two, { others: [], workload: big }), ['spec.subsets[0].patch.containers[0].volumeMounts[0].name']);
+    assert.ok(PATCH_CHECK_BUDGET_BYTES < 2 * 17 * 1024 * 1024);
   });
   it('the template mount without its claim is one error under spec.subsets[0].patch', () => {
     assert.deepEqual(fields(patched, { others: [], workload: workload('bad-boy') }), ['spec.subsets[0].patch.containers[0].volumeMounts[0].name']);

@@ -40,6 +40,13 @@ function targetRefErrors(ref: TargetReference | undefined): Violation[] {
   return [{ ...invalid('spec.targetRef', ref, "TargetReference's GroupKind is not permitted."), goValue: goTargetRef(ref) }];
 }
 
+/**
+ * How many template bytes rule 10 may merge and validate per review: each patched subset costs one pass over the
+ * workload's template, so a WorkloadSpread of many patched subsets over a large template would cost their product.
+ * Past the budget the remaining subsets' patches are not checked (docs/compatibility.md, WorkloadSpread).
+ */
+export const PATCH_CHECK_BUDGET_BYTES = 32 * 1024 * 1024;
+
 /** Rule 10: the subset patch merged into the workload's template must still be a valid pod spec. */
 function patchErrors(subset: WorkloadSpreadSubset, ctx: WorkloadSpreadValidationContext, f: string): Violation[] {
   if (subset.patch === undefined || subset.patch === null || !ctx.workload) return [];
@@ -70,6 +77,8 @@ function subsetErrors(ws: WorkloadSpread, ctx: WorkloadSpreadValidationContext):
   const names = new Set<string>();
   let sum = 0;
   let firstType: 'int' | 'percent' | undefined;
+  const templateBytes = ctx.workload ? JSON.stringify(ctx.workload).length + 1 : 1;
+  let patchBudget = Math.max(1, Math.floor(PATCH_CHECK_BUDGET_BYTES / templateBytes));
   for (const [i, s] of subsets.entries()) {
     const f = `spec.subsets[${i}]`;
     if (!s.name) out.push(invalid(`${f}.name`, '', ''));
@@ -86,7 +95,10 @@ function subsetErrors(ws: WorkloadSpread, ctx: WorkloadSpreadValidationContext):
       out.push(...validateNodeSelectorTerm((t.preference ?? {}) as Json, `${pf}.preference`, true));
     });
     if (s.tolerations) out.push(...validateTolerations(s.tolerations, `${f}.tolerations`));
-    out.push(...patchErrors(s, ctx, f));
+    if (s.patch !== undefined && s.patch !== null && patchBudget > 0) {
+      patchBudget--;
+      out.push(...patchErrors(s, ctx, f));
+    }
     const max = s.maxReplicas;
     if (max === undefined || max === null) continue;
     const type = isPercentType(max) ? 'percent' : 'int';
