@@ -77,7 +77,8 @@ function mergeValue(doc: unknown, patch: unknown, kind: Kind, field: string): un
     if (keyed && Array.isArray(v)) { out[k] = mergeKeyed(Array.isArray(out[k]) ? (out[k] as unknown[]) : [], v, keyed[0], keyed[1], `${field}.${k}`); continue; }
     if (SET_LISTS[kind]?.includes(k) && Array.isArray(v)) {
       const prev = Array.isArray(out[k]) ? (out[k] as unknown[]) : [];
-      out[k] = [...prev, ...v.filter((x) => !prev.includes(x))];
+      const seen = new Set(prev);
+      out[k] = [...prev, ...v.filter((x) => !seen.has(x) && seen.add(x))];
       continue;
     }
     const merged = mergeValue(out[k], v, (Object.hasOwn(FIELDS[kind], k) ? FIELDS[kind][k] : undefined) ?? 'Any', `${field}.${k}`);
