@@ -18,9 +18,16 @@ export function deletionCosts(ws: WorkloadSpread, pods: readonly PlacedPod[], ve
   const n = subsets.length;
   const reverse = version !== latest;
   const out = new Map<PlacedPod, string>();
+  const bySubset = new Map<string, PlacedPod[]>();
+  for (const x of pods) {
+    if (!active(x.pod)) continue;
+    const list = bySubset.get(x.subset);
+    if (list) list.push(x);
+    else bySubset.set(x.subset, [x]);
+  }
   subsets.forEach((subset, i) => {
     const p = reverse ? n - 1 - i : i;
-    const mine = pods.filter((x) => x.subset === subset.name && active(x.pod));
+    const mine = bySubset.get(subset.name) ?? [];
     const max = subsetLimit(subset.maxReplicas, replicas);
     if (max < 0 || mine.length <= max) {
       for (const x of mine) out.set(x, String(100 * (n - p)));

@@ -43,9 +43,11 @@ function annotatedSubset(ws: WorkloadSpread, pod: Pod, names: ReadonlySet<string
 async function placeVersion(ws: WorkloadSpread, pods: readonly Pod[], replicas: number, io: ReconcileIO, tick: () => Promise<void> | undefined): Promise<PlacedPod[]> {
   const names = new Set((ws.spec?.subsets ?? []).map((s) => s.name));
   const annotated = pods.map((pod) => ({ pod, ...annotatedSubset(ws, pod, names) }));
+  const counted = new Map<string, number>();
+  for (const a of annotated) if (a.subset !== undefined) counted.set(a.subset, (counted.get(a.subset) ?? 0) + 1);
   const budgets = new Map((ws.spec?.subsets ?? []).map((s) => {
     const limit = subsetLimit(s.maxReplicas, replicas);
-    return [s.name, (limit < 0 ? 2147483647 : limit) - annotated.filter((a) => a.subset === s.name).length] as const;
+    return [s.name, (limit < 0 ? 2147483647 : limit) - (counted.get(s.name) ?? 0)] as const;
   }));
   const out: PlacedPod[] = [];
   for (const a of annotated) {

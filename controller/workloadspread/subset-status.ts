@@ -40,8 +40,10 @@ export function subsetStatuses(ws: WorkloadSpread, pods: readonly PlacedPod[], h
   const seconds = ws.spec?.scheduleStrategy?.type === 'Adaptive' ? (ws.spec.scheduleStrategy.adaptive?.rescheduleCriticalSeconds ?? 0) : 0;
   const timedOut: PlacedPod[] = [];
   const subsets = ws.spec?.subsets ?? [];
+  const byName = new Map<string, WorkloadSpreadSubsetStatus>();
+  for (const h of history ?? []) if (!byName.has(h.name)) byName.set(h.name, h);
   const statuses = subsets.map((subset, index): WorkloadSpreadSubsetStatus => {
-    const old = history?.find((h) => h.name === subset.name);
+    const old = byName.get(subset.name);
     const max = subsetLimit(subset.maxReplicas, replicas);
     let replicasNow = 0;
     let missing = max;
@@ -84,7 +86,8 @@ export function subsetStatuses(ws: WorkloadSpread, pods: readonly PlacedPod[], h
         const mine = bySubset.get(subset.name) ?? [];
         const r = adaptiveSubset(mine.map((p) => p.pod), prev, seconds, now);
         condition = r.condition;
-        for (const pod of r.timedOut) timedOut.push(mine.find((p) => p.pod === pod)!);
+        const gone = new Set(r.timedOut);
+        for (const p of mine) if (gone.has(p.pod)) timedOut.push(p);
         if (r.requeueMs !== undefined) requeueAt(nowMs + r.requeueMs);
         if (r.recovered) events.push({ type: 'Normal', reason: 'RecoverSchedulable', message: `Subset ${subset.name} of WorkloadSpread ${ns}/${ws.metadata?.name ?? ''} is recovered from unschedulable to schedulable` });
       }
