@@ -9,6 +9,13 @@ const now = new Date('2026-12-06T01:02:03.456Z');
 const input = { version: 'versionIgnored', replicas: 10, now, newUID: () => 'generated-uid' };
 
 describe('subset choice on pod create (spec §12.2 vectors)', () => {
+  it('missing 5 → subset-a, status missing 4 with creatingPods{test-pod-1}; the WorkloadSpread read is untouched', () => {
+    const ws = workloadSpread([{ name: 'subset-a', replicas: 0, missingReplicas: 5, creatingPods: { other: '2026-12-06T01:00:00Z' } }]);
+    const before = structuredClone(ws);
+    const d = chooseOnCreate(ws, cloneSetPod(), input);
+    assert.deepEqual(ws, before);
+    assert.deepEqual(d.status?.versionedSubsetStatuses?.versionIgnored?.[0]?.creatingPods, { other: '2026-12-06T01:00:00Z', 'test-pod-1': '2026-12-06T01:02:03Z' });
+  });
   it('missing 5 → subset-a, status missing 4 with creatingPods{test-pod-1}', () => {
     const d = chooseOnCreate(workloadSpread([{ name: 'subset-a', replicas: 0, missingReplicas: 5 }]), cloneSetPod(), input);
     assert.equal(d.subset, 'subset-a');
