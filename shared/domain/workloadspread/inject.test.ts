@@ -36,6 +36,14 @@ describe('what a subset writes into the pod (spec §12.3)', () => {
     assert.deepEqual(out.spec?.affinity?.nodeAffinity?.preferredDuringSchedulingIgnoredDuringExecution, subsetA.spec!.subsets[0]!.preferredNodeSelectorTerms);
     assert.equal(pod.metadata?.labels, undefined, 'the argument is untouched');
   });
+  it('a forged pod with odd shapes (tolerations a number, affinity a string) is placed, not crashed on', () => {
+    const pod = cloneSetPod() as any;
+    pod.spec.tolerations = 3;
+    pod.spec.affinity = 'x';
+    const out = injectSubset(subsetA, pod, 'subset-a');
+    assert.equal(out.spec?.tolerations?.length, 1);
+    assert.equal(out.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms.length, 1);
+  });
   it('existing required terms are each ANDed with the subset term', () => {
     const pod = cloneSetPod();
     pod.spec!.affinity = { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'a', operator: 'Exists' }] }, { matchExpressions: [{ key: 'b', operator: 'Exists' }] }] } } };
