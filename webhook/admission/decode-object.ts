@@ -131,7 +131,10 @@ const labelSelector = obj({
   matchLabels: map(str),
   matchExpressions: arr(obj({ key: str, operator: str, values: arr(str) })),
 });
-const metadata = obj({ name: str, namespace: str, generateName: str, labels: map(str), annotations: map(str), finalizers: arr(str) });
+const metadata = obj({
+  name: str, namespace: str, generateName: str, labels: map(str), annotations: map(str), finalizers: arr(str),
+  ownerReferences: arr(obj({ apiVersion: str, kind: str, name: str, uid: str, controller: bool, blockOwnerDeletion: bool })),
+});
 const envVar = obj({ name: str, value: str, valueFrom: obj({ fieldRef: obj({ fieldPath: str }) }) });
 const container = obj({
   name: str,
@@ -161,7 +164,7 @@ const podSpec = obj({
   nodeName: str,
 });
 
-export const PodShape: Shape = obj({ metadata, spec: podSpec });
+export const PodShape: Shape = obj({ kind: str, metadata, spec: podSpec });
 
 const sidecarContainer = obj({
   ...(container as { fields: Record<string, Shape> }).fields,

@@ -51,7 +51,9 @@ export function mutate(root: unknown, r: Random, value: () => unknown = () => ra
 }
 
 const pod = {
-  apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web-1', namespace: 'default', labels: { app: 'web' } },
+  apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web-1', namespace: 'default', labels: { app: 'web' },
+    // Owned by the CloneSet the fuzz WorkloadSpread targets, so /mutate-pod's placement step runs on every review.
+    ownerReferences: [{ apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', name: 'cs', uid: 'cs-uid', controller: true }] },
   spec: {
     nodeName: 'n1',
     containers: [{ name: 'app', image: 'nginx:1.25', env: [{ name: 'A', value: '1' }, { name: 'B', value: '2' }], volumeMounts: [{ name: 'data', mountPath: '/data', subPathExpr: '$(A)/$(B)' }] }],
@@ -61,14 +63,18 @@ const pod = {
 };
 
 /** One valid object per route (the fixtures the mutations start from). */
-/** The WorkloadSpread of the fuzz caches (webhook/fuzz/run.ts) and the validate fixture: two subsets, one limited, with a patch. */
+/**
+ * The WorkloadSpread of the fuzz caches (webhook/fuzz/run.ts) and the validate fixture: two subsets, one limited, with
+ * a label patch. No tolerations or node terms: placing a pod twice appends those again (as upstream does), which the
+ * fuzzer's idempotence check of /mutate-pod would rightly count against the pod webhook.
+ */
 export const FUZZ_WORKLOADSPREAD = {
   metadata: { name: 'ws', namespace: 'default', uid: 'ws-uid', resourceVersion: '5' },
   spec: {
     targetRef: { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', name: 'cs' },
     subsets: [
-      { name: 'a', maxReplicas: 3, requiredNodeSelectorTerm: { matchExpressions: [{ key: 'zone', operator: 'In', values: ['a'] }] }, tolerations: [{ key: 'k', operator: 'Exists' }], patch: { metadata: { labels: { subset: 'a' } } } },
-      { name: 'b', preferredNodeSelectorTerms: [{ weight: 10, preference: { matchExpressions: [{ key: 'zone', operator: 'In', values: ['b'] }] } }] },
+      { name: 'a', maxReplicas: 3, patch: { metadata: { labels: { subset: 'a' } } } },
+      { name: 'b', preferredNodeSelectorTerms: [] },
     ],
   },
   status: { versionedSubsetStatuses: { versionIgnored: [{ name: 'a', replicas: 1, missingReplicas: 2 }, { name: 'b', replicas: 0, missingReplicas: -1 }] } },

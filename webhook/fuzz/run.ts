@@ -32,7 +32,8 @@ export function fuzzRoutes(): WebhookRoute[] {
       workloadSpreads: staticCache([FUZZ_WORKLOADSPREAD as never]) },
     { fetchPod: async (_ns, name) => (name === "web-1" ? (structuredClone(FUZZ_POD) as unknown as Pod) : undefined), fetchNode: async (name) => ({ metadata: { name } }),
       // The WorkloadSpread steps' API: the CloneSet `cs` (with a template, for the patch check) and status writes that succeed.
-      fetchWorkload: async (_g, kind, _ns, name) => (kind === 'CloneSet' && name === 'cs' ? structuredClone(FUZZ_OBJECTS['/validate-apps-kruise-io-v1alpha1-cloneset']!.object) as never : undefined),
+      // Every CloneSet a pod names exists (a missing owner is upstream's 500, §12.1, tested in the handler's unit tests).
+      fetchWorkload: async (_g, kind) => (kind === 'CloneSet' ? structuredClone(FUZZ_OBJECTS['/validate-apps-kruise-io-v1alpha1-cloneset']!.object) as never : undefined),
       fetchWorkloadSpread: async () => structuredClone(FUZZ_WORKLOADSPREAD) as never,
       updateWorkloadSpreadStatus: async (ws) => ws },
   );

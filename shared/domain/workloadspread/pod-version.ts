@@ -6,12 +6,17 @@ import { VersionIgnored } from '../../api/workload-spread.js';
 
 const VERSIONED_KINDS = new Set(['deployment', 'replicaset']);
 
-export const controllerOf = (pod: { metadata?: { ownerReferences?: Array<{ controller?: boolean; apiVersion: string; kind: string; name: string; uid: string }> } }) =>
-  pod.metadata?.ownerReferences?.find((r) => r.controller === true);
+type OwnerRef = { controller?: boolean; apiVersion: string; kind: string; name: string; uid: string };
+
+/** metav1.GetControllerOf; the fields read as Go's zero values when missing (null or absent in a decoded review). */
+export function controllerOf(pod: { metadata?: { ownerReferences?: OwnerRef[] } }): OwnerRef | undefined {
+  const r = pod.metadata?.ownerReferences?.find((o) => o.controller === true);
+  return r && { ...r, apiVersion: r.apiVersion ?? '', kind: r.kind ?? '', name: r.name ?? '', uid: r.uid ?? '' };
+}
 
 export function podVersion(pod: Pod): string {
   const owner = controllerOf(pod);
-  const versioned = VERSIONED_KINDS.has((pod.kind ?? '').toLowerCase()) || (owner !== undefined && VERSIONED_KINDS.has(owner.kind.toLowerCase()));
+  const versioned = VERSIONED_KINDS.has(typeof pod.kind === 'string' ? pod.kind.toLowerCase() : '') || (owner !== undefined && VERSIONED_KINDS.has(owner.kind.toLowerCase()));
   if (!versioned) return VersionIgnored;
   const labels = pod.metadata?.labels ?? {};
   if (labels['pod-template-hash']) return labels['pod-template-hash'];
