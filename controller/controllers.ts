@@ -12,6 +12,7 @@ import { nodePodProbeController } from './nodepodprobe/controller.js';
 import { podProbeMarkerController } from './podprobemarker/controller.js';
 import { sidecarSetController } from './sidecarset/controller.js';
 import { sidecarTerminatorController } from './sidecarterminator/controller.js';
+import { workloadSpreadController } from './workloadspread/controller.js';
 import type { Controller } from './types.js';
 
 export const controllers: readonly Controller[] = [
@@ -28,4 +29,5 @@ export const controllers: readonly Controller[] = [
   podReadinessController,
   podUnavailableBudgetController,
   sidecarTerminatorController,
+  workloadSpreadController,
 ];

@@ -100,7 +100,7 @@ describe('charts/kruise-ts', { skip: noHelm }, () => {
       assert.deepEqual(w.objectSelector, { matchExpressions: [{ key: 'kruise.io/skip', operator: 'DoesNotExist' }] }, w.name);
     }
     const others = hooks.filter((w) => !podHooks.includes(w.name));
-    assert.equal(others.length, 14);
+    assert.equal(others.length, 15);
     for (const w of others) {
       assert.equal(w.failurePolicy, 'Fail', w.name);
       assert.equal(w.timeoutSeconds, 15, w.name);
@@ -122,7 +122,7 @@ describe('charts/kruise-ts', { skip: noHelm }, () => {
     assert.ok(byDefault.some((w) => w.name === 'vpodunavailablebudget.kb.io'));
     const update = hooks('PodUnavailableBudgetUpdateGate=true');
     assert.deepEqual(rules(update, 'vpod.kb.io')?.map((r) => [r.operations, r.resources]), [[['UPDATE', 'DELETE'], ['pods']], [['UPDATE'], ['pods/resize']]]);
-    const updateOnly = hooks('PodUnavailableBudgetDeleteGate=false, PodUnavailableBudgetUpdateGate=true');
+    const updateOnly = hooks('PodUnavailableBudgetDeleteGate=false, WorkloadSpread=false, PodUnavailableBudgetUpdateGate=true');
     assert.deepEqual(rules(updateOnly, 'vpod.kb.io')?.map((r) => r.operations), [['UPDATE'], ['UPDATE']]);
     assert.equal(rules(updateOnly, 'vpodeviction.kb.io'), undefined);
     const off = hooks('PodWebhook=false,PodUnavailableBudgetUpdateGate=true');

@@ -45,6 +45,7 @@ export const GATE_DEFAULTS = {
   PodProbeMarkerGate: true,
   ResourcesDeletionProtection: false,
   DeletionProtectionForCRDCascadingGate: false,
+  WorkloadSpread: true,
 } as const;
 export type FeatureGate = keyof typeof GATE_DEFAULTS;
 
@@ -104,6 +105,7 @@ export function parseFeatureGates(value: string): ParsedGates {
     gates.SidecarSetPatchPodMetadataDefaultsAllowed = false;
     gates.PodUnavailableBudgetDeleteGate = false;
     gates.PodUnavailableBudgetUpdateGate = false;
+    gates.WorkloadSpread = false;
   }
   const unimplemented = [...set].filter(([name]) => name in UPSTREAM_GATES && !implemented(name)).map(([n, on]) => `${n}=${on}`);
   return { gates, unimplemented, problems };

@@ -6,11 +6,13 @@ import type { V1ConfigMap, V1ControllerRevision, V1Namespace, V1Node, Kubernetes
 import type { Pod } from '../shared/api/meta.js';
 import type { PodUnavailableBudget } from '../shared/api/pod-unavailable-budget.js';
 import type { SidecarSet } from '../shared/api/sidecarset.js';
+import type { WorkloadSpread } from '../shared/api/workload-spread.js';
 import { cacheHealth, type CacheHealth } from '../shared/kube/cache-health.js';
 import type { Cache } from '../shared/kube/informer.js';
 import type { InformerFactory } from '../shared/kube/informer-factory.js';
 import { resources } from '../shared/kube/resources.js';
 import type { KubeRest } from '../shared/kube/rest.js';
+import { workloadSpreadRest, type WorkloadSpreadApi } from './workload-spread-rest.js';
 
 export const KRUISE_CONFIGURATION = 'kruise-configuration';
 export const PATCH_METADATA_WHITELIST_KEY = 'SidecarSet_PatchPodMetadata_WhiteList';
@@ -37,6 +39,10 @@ export interface AdmissionCaches extends CacheHealth {
   /** The PodUnavailableBudgets of a namespace (cache order); empty while both PUB gates are off. */
   pubs(namespace: string): readonly PodUnavailableBudget[];
   pub(namespace: string, name: string): PodUnavailableBudget | undefined;
+  /** The namespace's WorkloadSpreads in cache order (the same array until one changes). */
+  workloadSpreadsIn(namespace: string): readonly WorkloadSpread[];
+  /** WorkloadSpread API calls of the pod webhook (webhook/handlers/workload-spread-pod.ts). */
+  workloadSpreadApi: WorkloadSpreadApi;
   /**
    * Resolves once the SidecarSet cache has listed; rejects after `ms` (the review then answers 500). The handlers that read SidecarSets
    * wait on it, as upstream's cache reads block until synced, because readiness does not (`readinessHealth`).
@@ -57,12 +63,39 @@ export interface CacheSet {
   configMaps: Cache<V1ConfigMap>;
   /** Absent: no PUB informer (both PUB gates off, or a test/benchmark without PUBs). */
   pubs?: Cache<PodUnavailableBudget & KubernetesObject>;
+  /** Absent (offline callers, tests of other kinds): no WorkloadSpread anywhere. */
+  workloadSpreads?: Cache<WorkloadSpread>;
 }
 
-export interface Fetchers {
+export type { WorkloadSpreadApi };
+
+export interface Fetchers extends Partial<WorkloadSpreadApi> {
   fetchPod(namespace: string, name: string): Promise<Pod | undefined>;
   fetchNode(name: string): Promise<V1Node | undefined>;
 }
+
+/** A lookup of the same list, grouped by namespace once per list (caches hand out one array until a change). */
+function byNamespace<T extends { metadata?: { namespace?: string } }>(list: () => readonly T[]): (ns: string) => readonly T[] {
+  let seen: readonly T[] | undefined;
+  let index = new Map<string, T[]>();
+  return (ns) => {
+    const items = list();
+    if (items !== seen) {
+      seen = items;
+      index = new Map();
+      for (const i of items) {
+        const k = i.metadata?.namespace ?? '';
+        const group = index.get(k);
+        if (group) group.push(i);
+        else index.set(k, [i]);
+      }
+    }
+    return index.get(ns) ?? [];
+  };
+}
+
+const NONE: readonly WorkloadSpread[] = Object.freeze([]);
+const offline = (call: string) => (): Promise<never> => Promise.reject(new Error(`${call}: no API server connection here`));
 
 /** Lookups over already-running caches; pure apart from reading them, so tests pass static caches. */
 export function admissionCaches(caches: CacheSet, fetchers: Fetchers): AdmissionCaches {
@@ -106,6 +139,12 @@ export function admissionCaches(caches: CacheSet, fetchers: Fetchers): Admission
     fetchNode: fetchers.fetchNode,
     pubs: (namespace) => pubsByNamespace().get(namespace) ?? [],
     pub: (namespace, name) => pubCache.get(`${namespace}/${name}`),
+    workloadSpreadsIn: byNamespace(() => caches.workloadSpreads?.list() ?? NONE),
+    workloadSpreadApi: {
+      fetchWorkload: fetchers.fetchWorkload ?? offline('fetchWorkload'),
+      fetchWorkloadSpread: fetchers.fetchWorkloadSpread ?? offline('fetchWorkloadSpread'),
+      updateWorkloadSpreadStatus: fetchers.updateWorkloadSpreadStatus ?? offline('updateWorkloadSpreadStatus'),
+    },
     sidecarSetsSynced: (ms) => {
       if (caches.sidecarSets.isSynced()) return Promise.resolve();
       let timer: NodeJS.Timeout | undefined;
@@ -114,8 +153,8 @@ export function admissionCaches(caches: CacheSet, fetchers: Fetchers): Admission
       });
       return Promise.race([caches.sidecarSets.synced, late]).finally(() => clearTimeout(timer));
     },
-    readinessHealth: cacheHealth(() => Object.entries(caches).filter(([name, c]) => name !== 'sidecarSets' && c !== undefined)),
-    ...cacheHealth(() => Object.entries(caches).filter(([, c]) => c !== undefined)),
+    readinessHealth: cacheHealth(() => Object.entries(caches).filter(([name, c]) => name !== 'sidecarSets' && c !== undefined) as never),
+    ...cacheHealth(() => Object.entries(caches).filter(([, c]) => c !== undefined) as never),
   };
 }
 
@@ -132,9 +171,9 @@ export function staticCache<T extends KubernetesObject>(items: T[]): Cache<T> {
 
 /**
  * The four informers (sidecarsets, namespaces, and the controllerrevisions and kruise-configuration ConfigMap of the
- * kruise namespace) from `informers`, and Pod/Node lookups through `rest`, whose every request has a timeout.
+ * kruise namespace), plus PodUnavailableBudgets and WorkloadSpreads when their gates are on, from `informers`, and Pod/Node lookups through `rest`, whose every request has a timeout.
  */
-export function startAdmissionCaches(informers: InformerFactory, rest: KubeRest, namespace: string, o: { pubs?: boolean } = {}): AdmissionCaches & { cacheSet: CacheSet } {
+export function startAdmissionCaches(informers: InformerFactory, rest: KubeRest, namespace: string, o: { pubs?: boolean; workloadSpreads?: boolean } = {}): AdmissionCaches & { cacheSet: CacheSet } {
   const caches: CacheSet = {
     // Only with a PUB gate on: the PUB CRD need not exist otherwise (upstream registers /validate-pod only then too).
     ...(o.pubs ? { pubs: informers.cache<PodUnavailableBudget & KubernetesObject>(resources.podUnavailableBudgets) } : {}),
@@ -142,6 +181,8 @@ export function startAdmissionCaches(informers: InformerFactory, rest: KubeRest,
     namespaces: informers.cache<V1Namespace & KubernetesObject>(resources.namespaces),
     revisions: informers.cache<V1ControllerRevision & KubernetesObject>(resources.controllerRevisions, { namespace }),
     configMaps: informers.cache<V1ConfigMap & KubernetesObject>(resources.configMaps, { namespace, fieldSelector: `metadata.name=${KRUISE_CONFIGURATION}` }),
+    // Only with the WorkloadSpread gate on, for the same reason.
+    ...(o.workloadSpreads ? { workloadSpreads: informers.cache<WorkloadSpread & KubernetesObject>(resources.workloadSpreads) } : {}),
   };
   // cacheSet: the informers themselves, whose snapshots the admission workers read (webhook/pool/snapshot.ts).
   return { cacheSet: caches, ...admissionCaches(caches, {
@@ -151,5 +192,6 @@ export function startAdmissionCaches(informers: InformerFactory, rest: KubeRest,
     fetchNode: async (name) => {
       try { return await rest.find<V1Node & KubernetesObject>(resources.nodes, { name }); } catch (err) { throw new Error(`get node ${name}`, { cause: err }); }
     },
+    ...workloadSpreadRest(rest),
   }) };
 }

@@ -168,7 +168,7 @@ async function main(): Promise<void> {
   // SidecarSets are cached in the internal form, whichever version is listed (shared/kube/sidecarset-cache.ts).
   const informers = informerFactory({ rest, signal: stop.signal, log, transform: (r) => (r === resources.sidecarSets ? sidecarSetCacheForm : undefined) });
   const pubGate = config.featureGates.PodUnavailableBudgetDeleteGate || config.featureGates.PodUnavailableBudgetUpdateGate;
-  const caches = startAdmissionCaches(informers, rest, config.namespace, { pubs: pubGate });
+  const caches = startAdmissionCaches(informers, rest, config.namespace, { pubs: pubGate, workloadSpreads: config.featureGates.WorkloadSpread && config.featureGates.PodWebhook });
   const windows = { staleAfterMs: config.healthStaleAfterMs, livenessStaleAfterMs: config.livenessStaleAfterMs };
   const probes = cacheProbes(caches, windows);
   // Ready without the SidecarSets, so that /convert is reachable to list them (caches.ts readinessHealth).

@@ -17,6 +17,7 @@ import { resourceDistributionController } from '../resourcedistribution/controll
 import { sidecarSetController } from '../sidecarset/controller.js';
 import { podUnavailableBudgetController } from '../podunavailablebudget/controller.js';
 import { sidecarTerminatorController } from '../sidecarterminator/controller.js';
+import { workloadSpreadController } from '../workloadspread/controller.js';
 
 type Obj = KubernetesObject & Record<string, unknown>;
 
@@ -115,5 +116,11 @@ export const TARGETS: readonly FuzzTarget[] = [
           { ...running('main'), ready: false, state: { terminated: { exitCode: 0, finishedAt: '2025-06-01T11:59:00Z' } } }, running('side'), running('quiet')] },
       } as Obj;
     },
+  }, {
+    controller: workloadSpreadController, resource: resources.workloadSpreads, kind: 'WorkloadSpread', key: 'default/ws',
+    fixture: () => ({ apiVersion: K, kind: 'WorkloadSpread', metadata: { name: 'ws', namespace: 'default', generation: 1 }, spec: {
+      targetRef: { apiVersion: K, kind: 'CloneSet', name: 'web' },
+      subsets: [{ name: 'a', maxReplicas: 3, tolerations: [{ key: 'k', operator: 'Exists' }] }, { name: 'b', maxReplicas: '50%' }, { name: 'c' }] },
+      status: { versionedSubsetStatuses: { versionIgnored: [{ name: 'a', replicas: 0, missingReplicas: 3, creatingPods: { 'web-0': '2025-06-01T11:59:50Z' } }] } } }),
   },
 ];

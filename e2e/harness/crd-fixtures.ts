@@ -319,7 +319,38 @@ export const NODE_POD_PROBE = {
   },
 };
 
-/** Each fixture with the plural of its kind; `version` where the CRD serves more than v1alpha1 (default v1alpha1). */
+const NODE_TERM = {
+  matchExpressions: [{ key: 'topology.kubernetes.io/zone', operator: 'In', values: ['zone-a'] }],
+  matchFields: [{ key: 'metadata.name', operator: 'In', values: ['node-1'] }],
+};
+const SUBSET_STATUS = {
+  name: 'subset-a', replicas: 2,
+  conditions: [{ type: 'Schedulable', status: 'True', lastTransitionTime: '2026-01-02T03:04:05Z', reason: 'Scheduled', message: 'all pods scheduled' }],
+  missingReplicas: 1, creatingPods: { 'web-abcde': '2026-01-02T03:04:05Z' }, deletingPods: { 'web-fghij': '2026-01-02T03:04:06Z' },
+};
+
+export const WORKLOAD_SPREAD = {
+  apiVersion: 'apps.kruise.io/v1alpha1', kind: 'WorkloadSpread', metadata: { name: 'every-field', namespace: 'default' },
+  spec: {
+    targetRef: { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', name: 'every-field' },
+    targetFilter: { selector: selector('web'), replicasPathList: ['spec.replicas'] },
+    subsets: [
+      {
+        name: 'subset-a', requiredNodeSelectorTerm: NODE_TERM, preferredNodeSelectorTerms: [{ weight: 10, preference: NODE_TERM }],
+        tolerations: [{ key: 'dedicated', operator: 'Equal', value: 'web', effect: 'NoExecute', tolerationSeconds: 30 }],
+        maxReplicas: 3, patch: { metadata: { labels: { subset: 'a' } }, 'x-future-patch-field': { kept: true } },
+      },
+      { name: 'subset-b' },
+    ],
+    scheduleStrategy: { type: 'Adaptive', adaptive: { disableSimulationSchedule: true, rescheduleCriticalSeconds: 30 } },
+  },
+  status: {
+    observedGeneration: 1,
+    subsetStatuses: [SUBSET_STATUS],
+    versionedSubsetStatuses: { versionIgnored: [SUBSET_STATUS] },
+  },
+};
+
 export const POD_UNAVAILABLE_BUDGET = {
   apiVersion: 'policy.kruise.io/v1alpha1', kind: 'PodUnavailableBudget', metadata: { name: 'every-field', namespace: 'default' },
   // selector and targetRef together pass the schema (the webhook refuses them together; the CRD test has no webhook).
@@ -330,6 +361,7 @@ export const POD_UNAVAILABLE_BUDGET = {
   },
 };
 
+/** Each fixture with the plural of its kind; `version` where the CRD serves more than v1alpha1 (default v1alpha1). */
 export const CRD_FIXTURES: readonly { plural: string; version?: string; object: { apiVersion: string; kind: string; metadata: object; spec?: unknown; status?: unknown } }[] = [
   { plural: 'clonesets', object: CLONESET },
   { plural: 'sidecarsets', object: SIDECARSET },
@@ -343,4 +375,5 @@ export const CRD_FIXTURES: readonly { plural: string; version?: string; object: 
   { plural: 'podunavailablebudgets', object: POD_UNAVAILABLE_BUDGET },
   { plural: 'podprobemarkers', object: POD_PROBE_MARKER },
   { plural: 'nodepodprobes', object: NODE_POD_PROBE },
+  { plural: 'workloadspreads', object: WORKLOAD_SPREAD },
 ];

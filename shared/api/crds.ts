@@ -17,8 +17,9 @@ import { PodProbeMarkerSchema } from './pod-probe-marker.js';
 import { ResourceDistributionSchema } from './resource-distribution.js';
 import { SidecarSetSchema } from './sidecarset.js';
 import { SidecarSetSchema as SidecarSetV1beta1Schema } from './v1beta1/sidecarset.js';
+import { WorkloadSpreadSchema } from './workload-spread.js';
 
-export interface PrinterColumn { name: string; type: 'integer' | 'string' | 'date' | 'number' | 'boolean'; jsonPath: string; description: string; priority?: number }
+export interface PrinterColumn { name: string; type: 'integer' | 'string' | 'date' | 'number' | 'boolean'; jsonPath: string; description?: string; priority?: number }
 
 export interface CrdVersion {
   name: string;
@@ -168,6 +169,16 @@ export const CRDS: readonly CrdSpec[] = [
     // OpenKruise v1.9: v1beta1 stored, v1alpha1 still served, converted by /convert (spec/openkruise-v1.9.md §1).
     conversion: 'Webhook',
     versions: [{ ...v1alpha1(SidecarSetSchema, SIDECARSET_COLUMNS, false), documentOpenTypes: false }, version('v1beta1', SidecarSetV1beta1Schema, SIDECARSET_COLUMNS)],
+  },
+  {
+    kind: 'WorkloadSpread', plural: 'workloadspreads', singular: 'workloadspread', shortNames: ['ws'], scope: 'Namespaced',
+    versions: [v1alpha1(WorkloadSpreadSchema, [
+      // As upstream's markers: only Adaptive carries a description.
+      { name: 'WorkloadName', type: 'string', jsonPath: '.spec.targetRef.name' },
+      { name: 'WorkloadKind', type: 'string', jsonPath: '.spec.targetRef.kind' },
+      { name: 'Adaptive', type: 'boolean', jsonPath: '.spec.scheduleStrategy.type[?(@ == "Adaptive")]', description: 'Whether use the adaptive reschedule strategy' },
+      { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
+    ])],
   },
 ];
 

@@ -12,8 +12,10 @@ export const KruisePodReadyConditionType = 'KruisePodReady';
 export function isOwnedByKruise(pod: Pod): boolean {
   const owner = pod.metadata?.ownerReferences?.find((r) => r.controller === true);
   if (!owner) return false;
-  const slash = owner.apiVersion.indexOf('/');
-  return slash >= 0 && owner.apiVersion.slice(0, slash) === KRUISE_GROUP;
+  // A missing apiVersion reads as "" (Go's zero value), as the typed decode only checks the fields present.
+  const apiVersion = owner.apiVersion ?? '';
+  const slash = apiVersion.indexOf('/');
+  return slash >= 0 && apiVersion.slice(0, slash) === KRUISE_GROUP;
 }
 
 /** Appends the KruisePodReady readiness gate to kruise-owned pods that lack it (feature gate KruisePodReadinessGate off). */

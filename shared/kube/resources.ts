@@ -39,9 +39,13 @@ export const resources = {
   resourceDistributions: kruise('resourcedistributions', 'ResourceDistribution', false),
   cloneSets: kruise('clonesets', 'CloneSet', true),
   podUnavailableBudgets: { group: 'policy.kruise.io', version: 'v1alpha1', plural: 'podunavailablebudgets', kind: 'PodUnavailableBudget', namespaced: true },
+  // WorkloadSpread and the workloads it may target (spec/availability-guards.md §10.4).
+  workloadSpreads: kruise('workloadspreads', 'WorkloadSpread', true),
+  advancedStatefulSets: kruise('statefulsets', 'StatefulSet', true, 'v1beta1'),
   deployments: { group: 'apps', version: 'v1', plural: 'deployments', kind: 'Deployment', namespaced: true },
   replicaSets: { group: 'apps', version: 'v1', plural: 'replicasets', kind: 'ReplicaSet', namespaced: true },
   statefulSets: { group: 'apps', version: 'v1', plural: 'statefulsets', kind: 'StatefulSet', namespaced: true },
+  jobs: { group: 'batch', version: 'v1', plural: 'jobs', kind: 'Job', namespaced: true },
 } as const satisfies Record<string, Resource>;
 
 export const apiVersionOf = (r: Resource): string => (r.group ? `${r.group}/${r.version}` : r.version);

@@ -186,6 +186,9 @@ describe('deep nesting is refused with 400 on every route (review L1)', () => {
     '/validate-apps-kruise-io-v1alpha1-nodeimage': ['apps.kruise.io', 'NodeImage'],
     '/validate-apps-kruise-io-v1alpha1-resourcedistribution': ['apps.kruise.io', 'ResourceDistribution'],
     '/validate-apps-kruise-io-podprobemarker': ['apps.kruise.io', 'PodProbeMarker'],
+    '/validate-apps-kruise-io-v1alpha1-workloadspread': ['apps.kruise.io', 'WorkloadSpread'],
+    '/validate-pod': ['', 'Pod'],
+    '/validate-policy-kruise-io-podunavailablebudget': ['policy.kruise.io', 'PodUnavailableBudget'],
     // v1.9's paths (webhook/handlers/paths.ts).
     '/mutate-apps-kruise-io-sidecarset': ['apps.kruise.io', 'SidecarSet'],
     '/validate-apps-kruise-io-sidecarset': ['apps.kruise.io', 'SidecarSet'],

@@ -131,7 +131,10 @@ const labelSelector = obj({
   matchLabels: map(str),
   matchExpressions: arr(obj({ key: str, operator: str, values: arr(str) })),
 });
-const metadata = obj({ name: str, namespace: str, generateName: str, labels: map(str), annotations: map(str), finalizers: arr(str) });
+const metadata = obj({
+  name: str, namespace: str, generateName: str, labels: map(str), annotations: map(str), finalizers: arr(str),
+  ownerReferences: arr(obj({ apiVersion: str, kind: str, name: str, uid: str, controller: bool, blockOwnerDeletion: bool })),
+});
 const envVar = obj({ name: str, value: str, valueFrom: obj({ fieldRef: obj({ fieldPath: str }) }) });
 const container = obj({
   name: str,
@@ -161,7 +164,7 @@ const podSpec = obj({
   nodeName: str,
 });
 
-export const PodShape: Shape = obj({ metadata, spec: podSpec });
+export const PodShape: Shape = obj({ kind: str, metadata, spec: podSpec });
 
 const sidecarContainer = obj({
   ...(container as { fields: Record<string, Shape> }).fields,
@@ -257,6 +260,32 @@ export const PodProbeMarkerShape: Shape = obj({
       markerPolicy: arr(obj({ state: str, labels: map(str), annotations: map(str) })),
     })),
   }),
+});
+
+const nodeSelectorTerm = obj({
+  matchExpressions: arr(obj({ key: str, operator: str, values: arr(str) })),
+  matchFields: arr(obj({ key: str, operator: str, values: arr(str) })),
+});
+const subsetStatus = obj({
+  name: str, replicas: num, missingReplicas: num, creatingPods: map(str), deletingPods: map(str),
+  conditions: arr(obj({ type: str, status: str, lastTransitionTime: str, reason: str, message: str })),
+});
+
+export const WorkloadSpreadShape: Shape = obj({
+  metadata,
+  spec: obj({
+    targetRef: obj({ apiVersion: str, kind: str, name: str }),
+    targetFilter: obj({ selector: labelSelector, replicasPathList: arr(str) }),
+    subsets: arr(obj({
+      name: str,
+      requiredNodeSelectorTerm: nodeSelectorTerm,
+      preferredNodeSelectorTerms: arr(obj({ weight: num, preference: nodeSelectorTerm })),
+      tolerations: arr(obj({ key: str, operator: str, value: str, effect: str, tolerationSeconds: num })),
+      maxReplicas: intOrString,
+    })),
+    scheduleStrategy: obj({ type: str, adaptive: obj({ rescheduleCriticalSeconds: num, disableSimulationSchedule: bool }) }),
+  }),
+  status: obj({ subsetStatuses: arr(subsetStatus), versionedSubsetStatuses: map(arr(subsetStatus)) }),
 });
 
 /** One kind's decode step: the shape check, then (off the hot path only) a deeper check of its own. */
@@ -360,6 +389,9 @@ export const NodeImageDecoder: ObjectDecoder = { kind: 'NodeImage', shape: NodeI
 export const ContainerRecreateRequestDecoder: ObjectDecoder = { kind: 'ContainerRecreateRequest', shape: ContainerRecreateRequestShape };
 export const ResourceDistributionDecoder: ObjectDecoder = { kind: 'ResourceDistribution', shape: ResourceDistributionShape };
 export const PodProbeMarkerDecoder: ObjectDecoder = { kind: 'PodProbeMarker', shape: PodProbeMarkerShape };
+export const WorkloadSpreadDecoder: ObjectDecoder = { kind: 'WorkloadSpread', shape: WorkloadSpreadShape };
+/** policy/v1 Eviction, the object of a pods/eviction CREATE. */
+export const EvictionDecoder: ObjectDecoder = { kind: 'Eviction', shape: obj({ metadata, deleteOptions: obj({ dryRun: arr(str) }) }) };
 
 /**
  * Throws AdmissionDeniedError(400) naming the first few wrong-typed fields of `value`, or the first place it nests

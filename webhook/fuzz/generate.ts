@@ -51,7 +51,9 @@ export function mutate(root: unknown, r: Random, value: () => unknown = () => ra
 }
 
 const pod = {
-  apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web-1', namespace: 'default', labels: { app: 'web' } },
+  apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web-1', namespace: 'default', labels: { app: 'web' },
+    // Owned by the CloneSet the fuzz WorkloadSpread targets, so /mutate-pod's placement step runs on every review.
+    ownerReferences: [{ apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', name: 'cs', uid: 'cs-uid', controller: true }] },
   spec: {
     nodeName: 'n1',
     containers: [{ name: 'app', image: 'nginx:1.25', env: [{ name: 'A', value: '1' }, { name: 'B', value: '2' }], volumeMounts: [{ name: 'data', mountPath: '/data', subPathExpr: '$(A)/$(B)' }] }],
@@ -68,6 +70,23 @@ const protectedBy = (value: string, extra: Record<string, unknown> = {}) =>
 const CRD = protectedBy('Cascading', { spec: { group: 'demo.io', names: { plural: 'widgets', kind: 'Widget', listKind: 'WidgetList' }, versions: [{ name: 'v1', storage: true }] } });
 
 /** One valid object per route (the fixtures the mutations start from). */
+/**
+ * The WorkloadSpread of the fuzz caches (webhook/fuzz/run.ts) and the validate fixture: two subsets, one limited, with
+ * a label patch. No tolerations or node terms: placing a pod twice appends those again (as upstream does), which the
+ * fuzzer's idempotence check of /mutate-pod would rightly count against the pod webhook.
+ */
+export const FUZZ_WORKLOADSPREAD = {
+  metadata: { name: 'ws', namespace: 'default', uid: 'ws-uid', resourceVersion: '5' },
+  spec: {
+    targetRef: { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', name: 'cs' },
+    subsets: [
+      { name: 'a', maxReplicas: 3, patch: { metadata: { labels: { subset: 'a' } } } },
+      { name: 'b', preferredNodeSelectorTerms: [] },
+    ],
+  },
+  status: { versionedSubsetStatuses: { versionIgnored: [{ name: 'a', replicas: 1, missingReplicas: 2 }, { name: 'b', replicas: 0, missingReplicas: -1 }] } },
+};
+
 export const FUZZ_OBJECTS: Readonly<Record<string, FuzzFixture>> = {
   '/validate-namespace': { kind: 'Namespace', group: '', version: 'v1', deletes: true, object: protectedBy('Cascading') },
   '/validate-customresourcedefinition': { kind: 'CustomResourceDefinition', group: 'apiextensions.k8s.io', version: 'v1', deletes: true, object: CRD },
@@ -88,7 +107,9 @@ export const FUZZ_OBJECTS: Readonly<Record<string, FuzzFixture>> = {
   '/validate-apps-kruise-io-v1alpha1-nodeimage': { kind: 'NodeImage', object: { metadata: { name: 'n1' }, spec: { images: { nginx: { tags: [{ tag: '1.25', createdAt: '2026-01-01T00:00:00Z', pullPolicy: { ttlSecondsAfterFinished: 300 } }] } } } } },
   '/mutate-apps-kruise-io-v1alpha1-cloneset': { kind: 'CloneSet', object: { metadata: { name: 'cs', namespace: 'default' }, spec: { replicas: 2, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'app', image: 'nginx:1.25' }] } } } } },
   '/validate-apps-kruise-io-v1alpha1-cloneset': { kind: 'CloneSet', object: { metadata: { name: 'cs', namespace: 'default' }, spec: { replicas: 2, selector: { matchLabels: { app: 'web' } }, updateStrategy: { type: 'ReCreate', partition: 0, maxUnavailable: '20%', maxSurge: 0 }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'app', image: 'nginx:1.25' }] } } } } },
-  '/validate-pod': { kind: 'Pod', object: { ...pod, metadata: { ...pod.metadata, annotations: { 'kruise.io/related-pub': 'pub' } }, status: { ...pod.status, conditions: [{ type: 'Ready', status: 'True' }] } } },
+  '/validate-apps-kruise-io-v1alpha1-workloadspread': { kind: 'WorkloadSpread', object: FUZZ_WORKLOADSPREAD },
+  '/validate-pod': { kind: 'Pod', object: { ...pod, metadata: { ...pod.metadata, annotations: { 'kruise.io/related-pub': 'pub', 'apps.kruise.io/matched-workloadspread': '{"name":"ws","subset":"a"}' },
+    ownerReferences: [{ apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', name: 'cs', uid: 'cs-uid', controller: true }] }, status: { ...pod.status, conditions: [{ type: 'Ready', status: 'True' }] } } },
   '/validate-policy-kruise-io-podunavailablebudget': { kind: 'PodUnavailableBudget', object: { metadata: { name: 'p2', namespace: 'default', annotations: { 'kruise.io/pub-protect-operations': 'DELETE,EVICT' } }, spec: { selector: { matchLabels: { app: 'web', tier: 'x' } }, maxUnavailable: '25%' } } },
   '/validate-apps-kruise-io-podprobemarker': { kind: 'PodProbeMarker', object: { metadata: { name: 'ppm', namespace: 'default' }, spec: { selector: { matchLabels: { app: 'web' } }, probes: [
     { name: 'healthy', containerName: 'app', probe: { exec: { command: ['/bin/sh', '-c', 'true'] }, periodSeconds: 5 }, podConditionType: 'game.kruise.io/healthy', markerPolicy: [{ state: 'Succeeded', labels: { healthy: 'true' }, annotations: { 'controller.kubernetes.io/pod-deletion-cost': '10' } }] },

@@ -10,7 +10,7 @@ import { pubSpender } from '../../shared/domain/pub/spend.js';
 import { makeRoutes } from '../handlers/index.js';
 import type { WebhookRoute } from '../admission/route.js';
 import { testApp } from '../test-helpers.js';
-import { FUZZ_OBJECTS, FUZZ_POD, generate, type FuzzCase } from './generate.js';
+import { FUZZ_OBJECTS, FUZZ_POD, FUZZ_WORKLOADSPREAD, generate, type FuzzCase } from './generate.js';
 import { quantityDigitsBuilt } from '../../shared/domain/quantity-scale.js';
 import { answerConversionReview, decodeConversionReview } from '../conversion/review.js';
 import { CONVERSION_DECODERS } from '../conversion/route.js';
@@ -45,8 +45,14 @@ function fuzzSpender() {
 /** The production handler table with every domain function behind it, on static caches. */
 export function fuzzRoutes(): WebhookRoute[] {
   const caches = admissionCaches(
-    { sidecarSets: staticCache(storedSets() as never[]), namespaces: staticCache([{ metadata: { name: 'default', labels: {} } }]), revisions: staticCache([]), configMaps: staticCache([]), pubs: staticCache([FUZZ_PUB]) },
-    { fetchPod: async (_ns, name) => (name === "web-1" ? (structuredClone(FUZZ_POD) as unknown as Pod) : undefined), fetchNode: async (name) => ({ metadata: { name } }) },
+    { sidecarSets: staticCache(storedSets() as never[]), namespaces: staticCache([{ metadata: { name: 'default', labels: {} } }]), revisions: staticCache([]), configMaps: staticCache([]), pubs: staticCache([FUZZ_PUB]),
+      workloadSpreads: staticCache([FUZZ_WORKLOADSPREAD as never]) },
+    { fetchPod: async (_ns, name) => (name === "web-1" ? (structuredClone(FUZZ_POD) as unknown as Pod) : undefined), fetchNode: async (name) => ({ metadata: { name } }),
+      // The WorkloadSpread steps' API: the CloneSet `cs` (with a template, for the patch check) and status writes that succeed.
+      // Every CloneSet a pod names exists (a missing owner is upstream's 500, §12.1, tested in the handler's unit tests).
+      fetchWorkload: async (_g, kind) => (kind === 'CloneSet' ? structuredClone(FUZZ_OBJECTS['/validate-apps-kruise-io-v1alpha1-cloneset']!.object) as never : undefined),
+      fetchWorkloadSpread: async () => structuredClone(FUZZ_WORKLOADSPREAD) as never,
+      updateWorkloadSpreadStatus: async (ws) => ws },
   );
   const gates = testGates({ ResourceDistributionGate: true, PodUnavailableBudgetUpdateGate: true,
     ResourcesDeletionProtection: true, DeletionProtectionForCRDCascadingGate: true });

@@ -20,6 +20,7 @@ import type { WorkloadRef } from '../../shared/domain/pub/related.js';
 import type { SpendRequest, SpendResult } from '../../shared/domain/pub/spend.js';
 import { validatePub } from '../../shared/domain/pub/validate.js';
 import { validateSidecarSet, type SidecarSetValidationContext } from '../../shared/domain/validation/sidecarset.js';
+import { validateWorkloadSpread } from '../../shared/domain/validation/workload-spread.js';
 import type { AdmissionRequest } from '../admission/review.js';
 import type { WebhookRoute } from '../admission/route.js';
 import type { AdmissionCaches } from '../caches.js';
@@ -42,6 +43,8 @@ import { validatePubRoute } from './validate-pub.js';
 import { validatePodProbeMarkerRoute } from './validate-pod-probe-marker.js';
 import { validateResourceDistributionRoute } from './validate-resource-distribution.js';
 import { validateSidecarSetRoute } from './validate-sidecarset.js';
+import { validateWorkloadSpreadRoute } from './validate-workload-spread.js';
+import { workloadSpreadPodSteps } from './workload-spread-pod.js';
 import type { CanWrite } from './write-access.js';
 
 export interface RouteDeps {
@@ -135,14 +138,18 @@ export function makeRoutes(deps: RouteDeps): WebhookRoute[] {
   const pubGate = gates.PodUnavailableBudgetDeleteGate || gates.PodUnavailableBudgetUpdateGate;
   const relatedPub = { pubs: deps.caches.pubs, ...(deps.replicaSetOwner ? { replicaSetOwner: deps.replicaSetOwner } : {}) };
   const deletion = { gates, ...(deps.countForDeletion ? { count: deps.countForDeletion } : {}) };
+  const workloadSpread = workloadSpreadPodSteps({ enabled: gates.WorkloadSpread, caches: deps.caches, now: deps.now, random: deps.random });
   return withV18Paths([
     afterSidecarSetsSync(deps, mutatePodRoute<InjectionContext>({ enabled: gates.PodWebhook, mutate: mutatePodOnCreate, context: (req) => podInjectionContext(deps, req),
+      ...(gates.WorkloadSpread ? { beforeInjection: workloadSpread.onCreate } : {}),
       ...(pubGate ? { after: (pod: Pod, req: AdmissionRequest) => withRelatedPub(pod, req.namespace ?? '', relatedPub) } : {}) })),
     validatePodRoute({
       gates: { podWebhook: gates.PodWebhook, deleteGate: gates.PodUnavailableBudgetDeleteGate, updateGate: gates.PodUnavailableBudgetUpdateGate, inPlacePodVerticalScaling: gates.InPlacePodVerticalScaling },
       pub: deps.caches.pub, fetchPod: deps.caches.fetchPod, ...(deps.spendPub ? { spendPub: deps.spendPub } : {}),
+      ...(gates.WorkloadSpread ? { workloadSpread: workloadSpread.onDelete } : {}),
     }),
     validatePubRoute({ enabled: pubGate, validate: validatePub, pubs: deps.caches.pubs }),
+    validateWorkloadSpreadRoute({ gates, caches: deps.caches, validate: validateWorkloadSpread }),
     mutateSidecarSetRoute({ defaults: (s) => defaultSidecarSet(s, { imageVolume: gates.ImageVolume }) }),
     afterSidecarSetsSync(deps, validateSidecarSetRoute<SidecarSetValidationContext>({ validate: (o: SidecarSet, old, ctx) => validateSidecarSet(o, old, ctx), context: (_req, view) => sidecarSetValidationContext(deps, view) })),
     mutateCloneSetRoute({ defaults: (cs, old) => defaultCloneSet(cs, old, { imageVolume: gates.ImageVolume }) }),

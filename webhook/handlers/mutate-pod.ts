@@ -5,7 +5,7 @@ import { allowed, patched } from '../admission/response.js';
 import { diffToPatch } from '../admission/patch.js';
 import type { WebhookRoute } from '../admission/route.js';
 import { PodDecoder } from '../admission/decode-object.js';
-import { decodeRequestObjects, diffNewObject, requestObject } from './common.js';
+import { decodeRequestObjects, requestObject } from './common.js';
 
 export interface MutatePodDeps<Ctx> {
   /**
@@ -17,6 +17,11 @@ export interface MutatePodDeps<Ctx> {
   mutate: (pod: Pod, ctx: Ctx) => Pod;
   /** Gathers the injection context from the caches (no API calls on the request path). */
   context: (req: AdmissionRequest) => Ctx;
+  /**
+   * Steps upstream runs before SidecarSet injection (spec/availability-guards.md §17.1: WorkloadSpread placement);
+   * a new pod or the same one, synchronously when nothing needs the API. Throwing fails the review.
+   */
+  beforeInjection?: (pod: Pod, req: AdmissionRequest) => Pod | Promise<Pod>;
   /** Runs on the mutated pod before the diff: the PUB annotation (related-pub.ts), which sees the labels as injection left them. */
   after?: (pod: Pod, req: AdmissionRequest) => Promise<Pod>;
 }
@@ -37,10 +42,11 @@ export function mutatePodRoute<Ctx>(deps: MutatePodDeps<Ctx>): WebhookRoute {
     handler: async (req) => {
       if (!deps.enabled || podSkipReason(req) !== null) return allowed();
       decodeRequestObjects(req, PodDecoder);
-      const ctx = deps.context(req);
-      if (!deps.after) return diffNewObject<Pod>(req, (pod) => deps.mutate(pod, ctx));
+      // Upstream's order (spec/availability-guards.md §17.1): WorkloadSpread placement, injection, then the PUB annotation.
       const original = requestObject<Pod>(req);
-      return patched(diffToPatch(original, await deps.after(deps.mutate(original, ctx), req)));
+      const placed = deps.beforeInjection?.(original, req) ?? original;
+      const mutated = deps.mutate(placed instanceof Promise ? await placed : placed, deps.context(req));
+      return patched(diffToPatch(original, deps.after ? await deps.after(mutated, req) : mutated));
     },
   };
 }

@@ -37,6 +37,8 @@ const V19_PATHS = [
   '/mutate-apps-kruise-io-v1alpha1-cloneset', '/validate-apps-kruise-io-v1alpha1-cloneset',
   // policy.kruise.io has no v1.8/v1.9 difference.
   '/validate-pod', '/validate-policy-kruise-io-podunavailablebudget',
+  // WorkloadSpread (spec/availability-guards.md §0.5): one path.
+  '/validate-apps-kruise-io-v1alpha1-workloadspread',
   // Deletion protection: registered whatever the gate (service and ingress only with it, off here).
   '/validate-namespace', '/validate-customresourcedefinition', '/validate-apps-deployment', '/validate-apps-replicaset', '/validate-apps-statefulset',
 ];
@@ -59,6 +61,8 @@ const kindOf = (path: string) => path === '/validate-pod'
   : path.includes('podunavailablebudget') ? { kind: { group: 'policy.kruise.io', version: 'v1alpha1', kind: 'PodUnavailableBudget' }, namespace: 'default', object: { metadata: { name: 'p', namespace: 'default' }, spec: { selector: { matchLabels: { a: 'b' } }, maxUnavailable: 1 } } }
   : path === '/mutate-pod'
   ? { kind: { group: '', version: 'v1', kind: 'Pod' }, resource: { group: '', version: 'v1', resource: 'pods' }, namespace: 'default', object: { metadata: { name: 'p', namespace: 'default' }, spec: { containers: [{ name: 'a', image: 'a' }] } } }
+  : path === '/validate-pod' ? { kind: { group: '', version: 'v1', kind: 'Pod' }, resource: { group: '', version: 'v1', resource: 'pods' }, namespace: 'default', operation: 'DELETE' as const, oldObject: { metadata: { name: 'p', namespace: 'default' } } }
+  : path.includes('workloadspread') ? { kind: kind('v1alpha1', 'WorkloadSpread'), namespace: 'default', object: { metadata: { name: 'ws', namespace: 'default' }, spec: { targetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'd' }, subsets: [{ name: 'a' }] } } }
   : path.includes('cloneset') ? { kind: kind('v1alpha1', 'CloneSet'), namespace: 'default', operation: 'DELETE' as const, oldObject: { metadata: { name: 'c', namespace: 'default' } } }
   : path.includes('sidecarset') ? { kind: kind('v1alpha1', 'SidecarSet'), object: { metadata: { name: 's' }, spec: { selector: { matchLabels: { a: 'b' } }, containers: [defaulted] } } }
   : path.includes('imagepulljob') ? { kind: kind('v1alpha1', 'ImagePullJob'), namespace: 'default', object: { metadata: { name: 'j', namespace: 'default' }, spec: { image: 'nginx:1', completionPolicy: { type: 'Always' } } } }

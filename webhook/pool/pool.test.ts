@@ -18,7 +18,7 @@ import type { SnapshotParts } from './snapshot.js';
 import { GATE_DEFAULTS } from '../../shared/feature-gates.js';
 
 const ENTRY = new URL('./test-worker.ts', import.meta.url);
-const EMPTY: SnapshotParts = { sidecarSets: [], sidecarSetsSynced: true, namespaces: [], revisions: [], configMaps: [] };
+const EMPTY: SnapshotParts = { sidecarSets: [], sidecarSetsSynced: true, namespaces: [], revisions: [], configMaps: [], workloadSpreads: [] };
 
 function pool(o: Partial<PoolOptions> = {}) {
   const p = createPool({ size: 2, entry: ENTRY, deadlineMs: 400, rpcTimeoutMs: 300, workerData: { gates: GATE_DEFAULTS }, rpc: {}, snapshot: () => EMPTY, log: silentLogger(), respawnDelayMs: 50, ...o });

@@ -30,7 +30,8 @@ export type Envelope =
   | { kind: 'convert'; apiVersion?: string; reviewKind?: string; uid: string };
 
 /** The RPCs a worker makes to the main thread, which owns the API clients (each call with its own timeout). */
-export type RpcMethod = 'fetchPod' | 'fetchNode' | 'dryRunCreate' | 'canWrite' | 'sidecarSetsSynced' | 'spendPub' | 'replicaSetOwner' | 'countForDeletion';
+export type RpcMethod = 'fetchPod' | 'fetchNode' | 'dryRunCreate' | 'canWrite' | 'sidecarSetsSynced' | 'spendPub' | 'replicaSetOwner' | 'countForDeletion'
+  | 'fetchWorkload' | 'fetchWorkloadSpread' | 'updateWorkloadSpreadStatus';
 
 export type ToWorker =
   | { t: 'snapshot'; parts: Partial<SnapshotParts> }

@@ -11,12 +11,13 @@ import type { FromWorker, RpcMethod, ToWorker } from './protocol.js';
 export type RpcHost = Partial<Record<RpcMethod, (...args: never[]) => Promise<unknown>>>;
 
 /** The main thread's side, over the live caches and the optional API calls (the same ones makeRoutes gets in-thread). */
-export function rpcHost(caches: Pick<AdmissionCaches, 'fetchPod' | 'fetchNode' | 'sidecarSetsSynced'>, o: { dryRunCreate?: (r: Record<string, unknown>) => Promise<string | undefined>; canWrite?: CanWrite }
+export function rpcHost(caches: Pick<AdmissionCaches, 'fetchPod' | 'fetchNode' | 'sidecarSetsSynced'> & Partial<Pick<AdmissionCaches, 'workloadSpreadApi'>>, o: { dryRunCreate?: (r: Record<string, unknown>) => Promise<string | undefined>; canWrite?: CanWrite }
   & Pick<RouteDeps, 'spendPub' | 'replicaSetOwner' | 'countForDeletion'> = {}): RpcHost {
   return {
     fetchPod: caches.fetchPod,
     fetchNode: caches.fetchNode,
     sidecarSetsSynced: caches.sidecarSetsSynced,
+    ...(caches.workloadSpreadApi ? { ...caches.workloadSpreadApi } : {}),
     ...(o.dryRunCreate ? { dryRunCreate: o.dryRunCreate } : {}),
     ...(o.canWrite ? { canWrite: o.canWrite } : {}),
     ...(o.spendPub ? { spendPub: o.spendPub } : {}),

@@ -35,7 +35,7 @@ test('main pushes the changed parts only, once per debounce window', async () =>
   await new Promise((r) => setTimeout(r, 30));
   assert.equal(pushes.length, 1, 'a hundred changes, one push');
   assert.deepEqual(pushes[0], { namespaces: [['team-a', { env: 'v99' }]] });
-  assert.deepEqual(Object.keys(source.full()).sort(), ['configMaps', 'namespaces', 'pubs', 'revisions', 'sidecarSets', 'sidecarSetsSynced']);
+  assert.deepEqual(Object.keys(source.full()).sort(), ['configMaps', 'namespaces', 'pubs', 'revisions', 'sidecarSets', 'sidecarSetsSynced', 'workloadSpreads']);
   source.stop();
 });
 

@@ -6,6 +6,7 @@
 import type { V1ConfigMap, V1ControllerRevision, V1Namespace } from '@kubernetes/client-node';
 import type { PodUnavailableBudget } from '../../shared/api/pod-unavailable-budget.js';
 import type { SidecarSet } from '../../shared/api/sidecarset.js';
+import type { WorkloadSpread } from '../../shared/api/workload-spread.js';
 import type { Cache } from '../../shared/kube/informer.js';
 import type { CacheSet } from '../caches.js';
 
@@ -19,6 +20,7 @@ export interface SnapshotParts {
   configMaps: readonly V1ConfigMap[];
   /** PodUnavailableBudgets (the pod webhook reads their status; the spend itself goes to main, rpc.ts). */
   pubs?: readonly PodUnavailableBudget[];
+  workloadSpreads: readonly WorkloadSpread[];
 }
 
 type Part = keyof SnapshotParts;
@@ -30,6 +32,7 @@ const read: { [K in Part]: (set: CacheSet) => SnapshotParts[K] } = {
   revisions: (s) => s.revisions.list(),
   configMaps: (s) => s.configMaps.list(),
   pubs: (s) => s.pubs?.list() ?? [],
+  workloadSpreads: (s) => s.workloadSpreads?.list() ?? [],
 };
 
 export interface SnapshotSource {
@@ -63,8 +66,9 @@ export function snapshotSource(set: CacheSet, push: (parts: Partial<SnapshotPart
   set.revisions.onChange(() => mark('revisions'));
   set.configMaps.onChange(() => mark('configMaps'));
   set.pubs?.onChange(() => mark('pubs'));
+  set.workloadSpreads?.onChange(() => mark('workloadSpreads'));
   return {
-    full: () => ({ sidecarSets: read.sidecarSets(set), sidecarSetsSynced: read.sidecarSetsSynced(set), namespaces: read.namespaces(set), revisions: read.revisions(set), configMaps: read.configMaps(set), pubs: read.pubs(set) }),
+    full: () => ({ sidecarSets: read.sidecarSets(set), sidecarSetsSynced: read.sidecarSetsSynced(set), namespaces: read.namespaces(set), revisions: read.revisions(set), configMaps: read.configMaps(set), pubs: read.pubs(set), workloadSpreads: read.workloadSpreads(set) }),
     stop: () => { stopped = true; clearTimeout(timer); },
   };
 }
@@ -97,6 +101,7 @@ export function snapshotCacheSet(): { set: CacheSet; apply(parts: Partial<Snapsh
   const revisions = arrayCache<V1ControllerRevision>(nameOf);
   const configMaps = arrayCache<V1ConfigMap>(nameOf);
   const pubs = arrayCache<PodUnavailableBudget>(nameOf);
+  const workloadSpreads = arrayCache<WorkloadSpread>(nameOf);
   let synced = false;
   let markSynced!: () => void;
   const sidecarSetsSynced = new Promise<void>((resolve) => (markSynced = resolve));
@@ -106,6 +111,7 @@ export function snapshotCacheSet(): { set: CacheSet; apply(parts: Partial<Snapsh
     revisions,
     configMaps,
     pubs: pubs as CacheSet['pubs'] & object,
+    workloadSpreads,
   };
   return {
     set,
@@ -115,6 +121,7 @@ export function snapshotCacheSet(): { set: CacheSet; apply(parts: Partial<Snapsh
       if (parts.revisions) revisions.replace(parts.revisions);
       if (parts.configMaps) configMaps.replace(parts.configMaps);
       if (parts.pubs) pubs.replace(parts.pubs);
+      if (parts.workloadSpreads) workloadSpreads.replace(parts.workloadSpreads);
       if (parts.sidecarSetsSynced && !synced) { synced = true; markSynced(); }
     },
   };

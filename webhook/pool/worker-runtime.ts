@@ -6,6 +6,8 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { parentPort, workerData } from 'node:worker_threads';
 import Fastify from 'fastify';
 import type { FeatureGate } from '../../shared/config.js';
+import type { WorkloadSpread } from '../../shared/api/workload-spread.js';
+import type { Workload } from '../../shared/domain/workloadspread/replicas.js';
 import { answerAdmission, type Answer } from '../admission/answer.js';
 import type { JsonParser } from '../admission/body.js';
 import type { AdmissionHandler, WebhookRoute } from '../admission/route.js';
@@ -45,7 +47,13 @@ export function runWorker(makeRoutes: (deps: RouteDeps) => WebhookRoute[]): void
   const current = new AsyncLocalStorage<number>();
   const rpc = rpcClient(post, () => current.getStore(), data.rpcTimeoutMs);
   const { set, apply } = snapshotCacheSet();
-  const lookups = admissionCaches(set, { fetchPod: (ns, name) => rpc.call('fetchPod', [ns, name]), fetchNode: (name) => rpc.call('fetchNode', [name]) });
+  const lookups = admissionCaches(set, {
+    fetchPod: (ns, name) => rpc.call('fetchPod', [ns, name]),
+    fetchNode: (name) => rpc.call('fetchNode', [name]),
+    fetchWorkload: (...args) => rpc.call('fetchWorkload', args) as Promise<Workload | undefined>,
+    fetchWorkloadSpread: (...args) => rpc.call('fetchWorkloadSpread', args) as Promise<WorkloadSpread | undefined>,
+    updateWorkloadSpreadStatus: (ws) => rpc.call('updateWorkloadSpreadStatus', [ws]) as Promise<WorkloadSpread | 'conflict'>,
+  });
   const deps: RouteDeps = {
     caches: { ...lookups, sidecarSetsSynced: (ms) => (set.sidecarSets.isSynced() ? Promise.resolve() : rpc.call('sidecarSetsSynced', [ms]).then(() => undefined)) },
     gates: data.gates,

@@ -145,6 +145,11 @@ Args: (list $ "GateName" default stage), e.g. (list $ "PodUnavailableBudgetDelet
 {{- and (eq (include "kruise-ts.gate" (list . "PodWebhook" true "beta")) "true") (eq (include "kruise-ts.gate" (list . "PodUnavailableBudgetUpdateGate" false "alpha")) "true") -}}
 {{- end -}}
 
+{{/* WorkloadSpread as the webhook reads it: off when PodWebhook is off. */}}
+{{- define "kruise-ts.workloadSpreadGate" -}}
+{{- and (eq (include "kruise-ts.gate" (list . "PodWebhook" true "beta")) "true") (eq (include "kruise-ts.gate" (list . "WorkloadSpread" true "beta")) "true") -}}
+{{- end -}}
+
 {{/* SidecarTerminator as the controllers read it: off when KruiseDaemon is off, as upstream forces it. */}}
 {{- define "kruise-ts.sidecarTerminatorGate" -}}
 {{- and (eq (include "kruise-ts.gate" (list . "KruiseDaemon" true "beta")) "true") (eq (include "kruise-ts.gate" (list . "SidecarTerminator" false "alpha")) "true") -}}

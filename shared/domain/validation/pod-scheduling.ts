@@ -31,7 +31,7 @@ export function validateTolerations(tolerations: unknown, f: string): Violation[
   return out;
 }
 
-function validateNodeSelectorRequirement(r: Json, f: string): Violation[] {
+function validateNodeSelectorRequirement(r: Json, f: string, allowInvalidLabelValue: boolean): Violation[] {
   const out: Violation[] = [];
   const values = list(r.values);
   const op = str(r.operator);
@@ -42,8 +42,10 @@ function validateNodeSelectorRequirement(r: Json, f: string): Violation[] {
   } else if (op === 'Gt' || op === 'Lt') {
     if (values.length !== 1) out.push(required(`${f}.values`, "must be specified single value when `operator` is 'Lt' or 'Gt'"));
   } else out.push(invalid(`${f}.operator`, op, 'not a valid selector operator'));
-  // Node affinity always allows invalid label values here (Kubernetes' TODO keeps it true).
   out.push(...validateLabelName(str(r.key), `${f}.key`));
+  // A pod's node affinity always allows invalid label values (Kubernetes' TODO keeps it true); a WorkloadSpread
+  // subset's required term does not (ValidateNodeSelectorTerm(term, false, …)).
+  if (!allowInvalidLabelValue) list(r.values).forEach((v, i) => { for (const m of isValidLabelValue(str(v))) out.push(invalid(`${f}.values[${i}]`, str(v), m)); });
   return out;
 }
 
@@ -60,9 +62,10 @@ function validateNodeFieldSelectorRequirement(r: Json, f: string): Violation[] {
   return out;
 }
 
-function validateNodeSelectorTerm(term: Json, f: string): Violation[] {
+/** Kubernetes ValidateNodeSelectorTerm(term, allowInvalidLabelValue, f). */
+export function validateNodeSelectorTerm(term: Json, f: string, allowInvalidLabelValue = true): Violation[] {
   return [
-    ...list(term.matchExpressions).flatMap((r, j) => validateNodeSelectorRequirement(obj(r) ?? {}, `${f}.matchExpressions[${j}]`)),
+    ...list(term.matchExpressions).flatMap((r, j) => validateNodeSelectorRequirement(obj(r) ?? {}, `${f}.matchExpressions[${j}]`, allowInvalidLabelValue)),
     ...list(term.matchFields).flatMap((r, j) => validateNodeFieldSelectorRequirement(obj(r) ?? {}, `${f}.matchFields[${j}]`)),
   ];
 }
