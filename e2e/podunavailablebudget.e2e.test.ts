@@ -30,10 +30,18 @@ describe('PodUnavailableBudget', { skip: typeof s === 'string' ? s : false, time
     spec: { selector: { matchLabels: { app } }, maxUnavailable: 1 },
   });
   const pubStatus = (name: string) => rest.get<PodUnavailableBudget & { metadata: object }>(resources.podUnavailableBudgets, { namespace: ns, name });
+  let seen = 'never read';
   const untilStatus = (name: string, want: Partial<NonNullable<PodUnavailableBudget['status']>>, timeoutMs = 60_000) => waitUntil(`${name} status ${JSON.stringify(want)}`, async () => {
     const p = await pubStatus(name);
+    seen = JSON.stringify(p.status ?? {});
     return Object.entries(want).every(([k, v]) => JSON.stringify((p.status as Record<string, unknown> | undefined)?.[k]) === JSON.stringify(v)) && p;
-  }, timeoutMs);
+  }, timeoutMs).catch((err: Error) => {
+    // What the controller saw and said tells a stalled reconcile from a miscount.
+    const logs = kubectl(['logs', '-n', 'kruise-system', 'deploy/kruise-controller-manager', '-c', 'controller', '--tail=3000']).stdout
+      .split('\n').filter((l) => /podunavailablebudget|"level":(40|50)/.test(l)).slice(-15).join('\n');
+    const pods = kubectl(['get', 'pods', '-n', ns, '-o', 'wide']).stdout;
+    throw new Error(`${err.message}; last seen ${seen}\npods:\n${pods}\ncontroller:\n${logs}`);
+  });
   /** Three pods labelled app=`app`, annotated by /mutate-pod once the webhook's cache has the PUB. */
   async function threeGuardedPods(prefix: string, app: string, pub: string): Promise<Pod[]> {
     await waitUntil(`${pub} in the webhook's cache`, async () => {
@@ -68,7 +76,8 @@ describe('PodUnavailableBudget', { skip: typeof s === 'string' ? s : false, time
   it('maxUnavailable 1 over 3 pods: the first delete is admitted, a second delete and an eviction are refused while the first pod is unavailable', async () => {
     await createPub('pub-del', 'pub-del');
     await threeGuardedPods('del', 'pub-del', 'pub-del');
-    await untilStatus('pub-del', { unavailableAllowed: 1, currentAvailable: 3, desiredAvailable: 2, totalReplicas: 3 });
+    // The first test after the install: the controllers start once every cache listed, the PUB CRD's too.
+    await untilStatus('pub-del', { unavailableAllowed: 1, currentAvailable: 3, desiredAvailable: 2, totalReplicas: 3 }, 150_000);
     assert.deepEqual(kubectlOk(['get', 'pub', 'pub-del', '-n', ns, '--no-headers']).trim().split(/\s+/), ['pub-del', '1', '3', '2', '3'], 'printer columns Allowed Current Desired Total');
 
     // The webhook spends from its informer's copy first: give the status the controller just wrote a moment to arrive.

@@ -40,7 +40,12 @@ function world(o: { replicas: number; pods: number; notReady?: number[]; deletin
     const s = got.status!;
     return { status: [s.unavailableAllowed, s.currentAvailable, s.desiredAvailable, s.totalReplicas], full: s, result: r };
   };
-  return { cluster, run, events: f.events, clock: f.clock, queue };
+  const rerun = async (name: string) => {
+    const r = await reconcile(`default/${name}`, f.ctx);
+    const s = cluster.get<PodUnavailableBudget>(resources.podUnavailableBudgets, name, 'default')!.status!;
+    return { status: [s.unavailableAllowed, s.currentAvailable, s.desiredAvailable, s.totalReplicas], full: s, result: r };
+  };
+  return { cluster, run, rerun, events: f.events, clock: f.clock, queue };
 }
 
 const bySelector = (spec: Partial<NonNullable<PodUnavailableBudget['spec']>>, annotations?: Record<string, string>): PodUnavailableBudget =>
@@ -89,6 +94,19 @@ describe('PUB reconcile (V1: allowed / current / desired / total)', () => {
     assert.deepEqual(r.status, [1, 8, 7, 10]);
     assert.deepEqual(w.events.filter((e) => e.reason === 'NotDeleted').map((e) => [e.name, e.message]), [['test-pod-3', 'Pod was expected by PUB default/pub-test to be deleted but it wasn\'t']]);
     assert.equal((r.result as { requeueAfterMs?: number }).requeueAfterMs, 8_000);
+  });
+
+  it('a record written by OpenKruise holds the unit for 20 s, then the requeued reconcile frees it', async () => {
+    const w = world({ replicas: 3, pods: 3 });
+    const at = new Date(Math.floor(w.clock.now() / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+    const first = await w.run({ ...byRef({ maxUnavailable: 1 }), status: { unavailableAllowed: 0, currentAvailable: 3, desiredAvailable: 2, totalReplicas: 3, observedGeneration: 1, disruptedPods: { 'test-pod-2': at } } });
+    assert.deepEqual(first.status, [0, 2, 2, 3]);
+    const after = (first.result as { requeueAfterMs: number }).requeueAfterMs;
+    assert.ok(after > 19_000 && after <= 20_000, String(after));
+    await w.clock.advance(after + 1);
+    const again = await w.rerun('pub-test');
+    assert.deepEqual(again.status, [1, 3, 2, 3]);
+    assert.equal(again.full.disruptedPods, undefined);
   });
 
   it('an invalid percent: CalculateExpectedPodCountFailed and an error', async () => {
