@@ -8,7 +8,7 @@ import { flipHotUpgrade, needsFlip } from './hot-upgrade-flip.js';
 import { matchingSetNames } from './matched-pods.js';
 import type { PodChange } from './pod-change.js';
 import { isPodSidecarUpdated, setHash } from './pod-state.js';
-import { upgradePod } from './pod-upgrade.js';
+import { restartsSidecars, upgradePod } from './pod-upgrade.js';
 import { patchPodStatus, updatePod } from './pod-writes.js';
 import { prePullStep } from './prepull-step.js';
 import { asPod, asSidecarSet, at, forEachLimit, nowOf, podKey, POD_WRITE_CONCURRENCY, type ReconcileDeps } from './reconcile-deps.js';
@@ -132,10 +132,12 @@ export function upgradeSteps(deps: ReconcileDeps) {
     let refused = false;
     const resized: Pod[] = [];
     await forEachLimit(go, POD_WRITE_CONCURRENCY, async (pod) => {
-      // The pod's PodDisruptionBudget first: no budget left, the pod waits for a later round (holding polls again).
-      const budget = await deps.pdb?.admit(set, pod);
-      if (budget && !budget.go) { holding = true; log.info({ pod: podKey(pod), reason: budget.reason }, 'waiting for the PodDisruptionBudget'); return; }
+      // A restart (an image change, native sidecars included: the pod stays Ready but the sidecar is down) takes the
+      // pod's PodDisruptionBudget first; no budget left, the pod waits for a later round (holding polls again). A
+      // resize alone restarts nothing and takes none.
       const c = change(pod);
+      const budget = c.kind !== 'resize' || restartsSidecars(set, pod) ? await deps.pdb?.admit(set, pod) : undefined;
+      if (budget && !budget.go) { holding = true; log.info({ pod: podKey(pod), reason: budget.reason }, 'waiting for the PodDisruptionBudget'); return; }
       if (c.kind !== 'resize') return write(set, pod, false, allSets);
       if (await resize(set, pod, c.containers)) resized.push(pod);
       else refused = true;
