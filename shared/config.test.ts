@@ -135,9 +135,9 @@ test('webhook server limits: a budget below one maximal review, or headers allow
 });
 
 test('FEATURE_GATES takes any OpenKruise v1.9 gate (unimplemented ones listed for the start warning) and refuses unknown names', () => {
-  const c = loadConfig({ FEATURE_GATES: 'WorkloadSpread=false,ResourceDistributionGate=true' });
+  const c = loadConfig({ FEATURE_GATES: 'CloneSetShortHash=true,ResourceDistributionGate=true' });
   assert.equal(c.featureGates.ResourceDistributionGate, true);
-  assert.deepEqual(c.unimplementedGates, ['WorkloadSpread=false']);
+  assert.deepEqual(c.unimplementedGates, ['CloneSetShortHash=true']);
   assert.deepEqual(loadDaemonConfig({ NODE_NAME: 'n', FEATURE_GATES: 'CloneSetShortHash=true' }).unimplementedGates, ['CloneSetShortHash=true']);
   assert.equal(loadDaemonConfig({ NODE_NAME: 'n', FEATURE_GATES: 'PodProbeMarkerGate=false' }).featureGates.PodProbeMarkerGate, false);
   assert.throws(() => loadConfig({ FEATURE_GATES: 'NoSuchGate=true' }), /unrecognized feature gate: NoSuchGate/);
