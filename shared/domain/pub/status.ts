@@ -65,14 +65,16 @@ export function planStatus(i: StatusInput): StatusPlan {
     if (hasRecords) {
       const d = st?.disruptedPods?.[name];
       if (d !== undefined) {
+        // Due at `now` counts as expired: a requeue timed for the due moment must find it gone (upstream's strict
+        // Before leaves a record due exactly now with neither expiry nor a positive recheck).
         const at = parse(d) + DELETION_TIMEOUT_MS;
-        if (at < i.nowMs) notDeleted.push(name);
+        if (at <= i.nowMs) notDeleted.push(name);
         else { disrupted[name] = d; soonest(at); }
       }
       const u = st?.unavailablePods?.[name];
       if (u !== undefined) {
         const at = parse(u) + UPDATE_TIMEOUT_MS;
-        if (at >= i.nowMs) { unavailable[name] = u; soonest(at); }
+        if (at > i.nowMs) { unavailable[name] = u; soonest(at); }
       }
     }
     if (disrupted[name] === undefined && unavailable[name] === undefined && isPubReady(pod) && isPubConsistent(pod)) current++;
