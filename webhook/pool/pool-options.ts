@@ -27,7 +27,7 @@ export interface PoolOptions {
   events?: PoolEvents;
   /** Wait before replacing a worker that died before it was ready (a broken entry must not spin). */
   respawnDelayMs?: number;
-  /** Jobs a worker may have at once, running and pipelined (default 4; 1: no pipelining). */
+  /** Jobs a worker may have at once, running and pipelined (default 8; 1: no pipelining). */
   depth?: number;
   /** A worker's pipelined jobs are taken back once the job it runs has run this long (default 10 ms). */
   stallMs?: number;

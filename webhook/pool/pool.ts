@@ -56,7 +56,7 @@ export function createPool(o: PoolOptions): AdmissionPool {
   const slots = new Set<Slot>();
   const queue = new FairQueue<Job>();
   const total = o.size + (o.spares ?? 1);
-  const depth = Math.max(1, o.depth ?? 4);
+  const depth = Math.max(1, o.depth ?? 8);
   const stallMs = o.stallMs ?? 10;
   const holding = (source: string) => { let n = 0; for (const s of slots) if (s.job?.source === source) n++; return n; };
   const sources = new Sources();
