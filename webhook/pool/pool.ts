@@ -12,10 +12,11 @@
 // its worker terminated and a new one started; jobs still queued simply go to the other workers. An RPC answer that
 // arrives for a worker that is gone is dropped: main holds nothing for it beyond the call's own timeout.
 //
-// Pipelining: while a single source is active (the apiserver alone) and every worker it may use is busy, main sends
-// each busy worker up to `depth` - 1 more of that source's jobs whose bodies are SharedArrayBuffers (body.ts: shared
-// with the worker, never copied), so a worker answers several per wake-up instead of one per round trip: on one CPU a
-// round trip per review costs more than the review. A worker runs its jobs one after another. Such a job is only
+// Pipelining: while a single source is active (the apiserver alone), main sends a busy worker up to `depth` - 1 more
+// of that source's jobs whose bodies are SharedArrayBuffers (body.ts: shared with the worker, never copied), before it
+// wakes an idle worker, so a worker answers several per wake-up instead of one per round trip: on one CPU a round
+// trip per review costs more than the review. A worker runs its jobs one after another; one whose job has run
+// `stallMs` gets no more. Such a job is only
 // offered (claims.ts): main takes back the ones not started when the job before them goes into an RPC, runs longer
 // than `stallMs`, passes its deadline or dies, and queues them again first of their source, bytes intact. So a job
 // waits behind another at most `stallMs` longer than it would have in main's queue, and none is lost with a worker.
@@ -145,6 +146,8 @@ export function createPool(o: PoolOptions): AdmissionPool {
   };
 
   const dispatch = () => {
+    // A running worker takes more before an idle one is woken: fewer threads to wake, each with a longer queue.
+    if (depth > 1 && queue.size && sources.active() === 1) pipeline();
     for (const slot of slots) {
       if (!queue.size) return;
       if (!slot.ready || slot.dead || slot.job) continue;
@@ -158,10 +161,10 @@ export function createPool(o: PoolOptions): AdmissionPool {
     if (depth > 1 && queue.size && sources.active() === 1) pipeline();
   };
 
-  /** With one source active and the workers it may use busy: its next shareable jobs behind their running ones. */
+  /** With one source active: its next shareable jobs behind the running ones of workers that are not stalled. */
   const pipeline = () => {
     for (const slot of slots) {
-      if (!slot.ready || slot.dead || !slot.job || slot.job.rpcs > 0) continue;
+      if (!slot.ready || slot.dead || !slot.job || slot.job.rpcs > 0 || Date.now() - slot.job.since >= stallMs) continue;
       while (slot.queued.length < depth - 1) {
         const job = queue.take((source) => !penalized(source), shareable);
         if (!job) return;
