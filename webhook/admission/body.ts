@@ -36,8 +36,8 @@ export async function readJsonBody(raw: IncomingMessage, limit: number, parse: J
  * here: the request keeps its body's share while its answer is computed and written (review N-H2).
  *
  * The budget is charged as bytes arrive, not by Content-Length up front: a client must send (and keep stalled) the
- * bytes it holds, instead of reserving 7 MiB with one header line. The bytes come in an ArrayBuffer of their own, so
- * that they can be transferred to an admission worker (webhook/pool/) instead of copied.
+ * bytes it holds, instead of reserving 7 MiB with one header line. The bytes come in a SharedArrayBuffer of their own, so
+ * that they can be shared with an admission worker (webhook/pool/) instead of copied.
  */
 export function readBody(raw: IncomingMessage, limit: number, charge: Charge): Promise<RawBodyResult> {
   const type = raw.headers['content-type'];
@@ -67,8 +67,10 @@ export function readBody(raw: IncomingMessage, limit: number, charge: Charge): P
     });
     raw.on('end', () => {
       if (done) return;
-      // One copy, as Buffer.concat made: into an ArrayBuffer of its own (a small Buffer may share Node's pool).
-      const bytes = new Uint8Array(new ArrayBuffer(size));
+      // One copy, as Buffer.concat made: into a SharedArrayBuffer of its own (a small Buffer may share Node's pool),
+      // which the admission pool shares with a worker instead of transferring it, so that it can take a job back
+      // from a worker that never started it (webhook/pool/claims.ts) and still hold its bytes.
+      const bytes = new Uint8Array(new SharedArrayBuffer(size));
       let at = 0;
       for (const c of chunks) { bytes.set(c, at); at += c.length; }
       finish({ ok: true, bytes });

@@ -8,8 +8,9 @@ export type Unanswered = { outcome: { kind: 'deadline'; ms: number; envelope?: E
 
 export interface AdmissionExecutor {
   /**
-   * Answers one request body for `path`. `bytes` must own its ArrayBuffer whole: the pool transfers it to a worker,
-   * after which it is empty on this side. `source`: the client's address, for the pool's per-source fairness.
+   * Answers one request body for `path`. `bytes` must own its buffer whole: the pool shares a SharedArrayBuffer with
+   * a worker (body.ts reads bodies into one), or transfers an ArrayBuffer, after which it is empty on this side.
+   * `source`: the client's address, for the pool's per-source fairness.
    */
   run(kind: JobKind, path: string, bytes: Uint8Array, source?: string): Promise<Answer | Unanswered>;
   close(): Promise<void>;

@@ -14,3 +14,19 @@ test('round-robin by source, arrival order within one, and sources the caller re
   assert.deepEqual(q.drain().map((j) => j.n), [2, 3]);
   assert.equal(q.size, 0);
 });
+
+test('a job put back is served first of its source, its source first when it had none waiting; `fits` skips a source whose next job does not fit', () => {
+  const q = new FairQueue<{ source: string; n: number }>();
+  q.push({ source: 'a', n: 1 });
+  q.push({ source: 'a', n: 2 });
+  q.push({ source: 'b', n: 3 });
+  const all = () => true;
+  const first = q.take(all)!;
+  q.unshift(first);
+  assert.equal(q.size, 3);
+  assert.equal(q.take(all, (j) => j.n !== 1)!.n, 3, 'a\'s next job does not fit: b\'s is taken');
+  assert.equal(q.take(all)!.n, 1);
+  q.unshift({ source: 'c', n: 9 });
+  assert.equal(q.take(all)!.n, 9, 'a source with nothing waiting goes first');
+  assert.equal(q.take(all)!.n, 2);
+});

@@ -20,12 +20,24 @@ export class FairQueue<T extends { source: string }> {
     this.count++;
   }
 
-  /** The first job, in round-robin order, of a source `allowed` accepts; that source then goes to the back. */
-  take(allowed: (source: string) => boolean): T | undefined {
+  /** Puts back a job taken earlier (pool.ts: taken back from a worker that never started it), first of its source. */
+  unshift(job: T): void {
+    const q = this.bySource.get(job.source);
+    if (q) q.unshift(job);
+    else {
+      this.bySource.set(job.source, [job]);
+      this.order.unshift(job.source);
+    }
+    this.count++;
+  }
+
+  /** The first job, in round-robin order, of a source `allowed` accepts (and that `fits`); that source then goes to the back. */
+  take(allowed: (source: string) => boolean, fits?: (job: T) => boolean): T | undefined {
     for (let i = 0; i < this.order.length; i++) {
       const source = this.order[i]!;
       if (!allowed(source)) continue;
       const q = this.bySource.get(source)!;
+      if (fits && !fits(q[0]!)) continue;
       const job = q.shift()!;
       this.count--;
       this.order.splice(i, 1);

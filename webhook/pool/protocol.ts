@@ -35,7 +35,8 @@ export type RpcMethod = 'fetchPod' | 'fetchNode' | 'dryRunCreate' | 'canWrite' |
 
 export type ToWorker =
   | { t: 'snapshot'; parts: Partial<SnapshotParts> }
-  | { t: 'job'; id: number; kind: JobKind; path: string; body: ArrayBuffer; source: string }
+  /** `seq`: the job's word in the worker's claim ring (claims.ts); `body` shared, never copied, when a SharedArrayBuffer. */
+  | { t: 'job'; id: number; seq: number; kind: JobKind; path: string; body: ArrayBuffer | SharedArrayBuffer; source: string }
   | { t: 'rpc-reply'; rid: number; ok: true; value: unknown }
   | { t: 'rpc-reply'; rid: number; ok: false; message: string };
 

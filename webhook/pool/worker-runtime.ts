@@ -1,7 +1,9 @@
 // The body of an admission worker thread: builds the route table over the snapshot caches (snapshot.ts) and the RPCs
 // to main (rpc.ts), then answers each job with the same functions the in-thread executor runs (admission/answer.ts,
 // conversion/answer.ts). One job at a time is what the pool sends; the handlers' calls to main carry the job's id
-// (AsyncLocalStorage), so main can stop that job's deadline clock while it waits on the apiserver for it.
+// (AsyncLocalStorage), so main can stop that job's deadline clock while it waits on the apiserver for it. Jobs main
+// pipelines behind the running one wait here and run one after another, each only if main has not taken it back
+// (claims.ts): a job waiting on an RPC holds its worker, whose waiting jobs main then gives to other workers.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { parentPort, workerData } from 'node:worker_threads';
 import Fastify from 'fastify';
@@ -17,6 +19,7 @@ import type { RouteDeps } from '../handlers/index.js';
 import type { CanWrite } from '../handlers/write-access.js';
 import type { DeletionCount } from '../handlers/validate-deletion-protection.js';
 import { writeEnvelope, type EnvelopeSlot } from './envelope-slot.js';
+import { start, type ClaimRing } from './claims.js';
 import type { Envelope, FromWorker, RpcMethod, ToWorker } from './protocol.js';
 import { rpcClient } from './rpc.js';
 import { snapshotCacheSet } from './snapshot.js';
@@ -29,6 +32,8 @@ export interface WorkerData {
   rpcTimeoutMs: number;
   /** Where this worker leaves the envelope of the review it answers (envelope-slot.ts). */
   envelopeSlot: EnvelopeSlot;
+  /** Where this worker claims each job before it runs it (claims.ts). */
+  claims: ClaimRing;
 }
 
 /** The reply's bytes as an ArrayBuffer the worker may give away: the Buffer's own, or a copy when it shares Node's pool. */
@@ -84,12 +89,27 @@ export function runWorker(makeRoutes: (deps: RouteDeps) => WebhookRoute[]): void
     post({ t: 'done', id: m.id, outcome: answer.outcome, body }, [body]);
   };
 
+  const waiting: Array<Extract<ToWorker, { t: 'job' }>> = [];
+  let running = false;
+  const next = (): void => {
+    running = false;
+    for (let m = waiting.shift(); m; m = waiting.shift()) {
+      if (!start(data.claims, m.seq)) continue;
+      running = true;
+      void current.run(m.id, () => run(m)).then(next, next);
+      return;
+    }
+  };
+
   let ready = false;
   port.on('message', (m: ToWorker) => {
     if (m.t === 'snapshot') {
       apply(m.parts);
       if (!ready) { ready = true; post({ t: 'ready' }); }
     } else if (m.t === 'rpc-reply') rpc.settle(m);
-    else if (m.t === 'job') void current.run(m.id, () => run(m));
+    else if (m.t === 'job') {
+      waiting.push(m);
+      if (!running) next();
+    }
   });
 }
