@@ -11,7 +11,7 @@ import { createPool, type PoolOptions } from './pool.js';
 import type { SnapshotParts } from './snapshot.js';
 
 const ENTRY = new URL('./test-worker.ts', import.meta.url);
-const EMPTY: SnapshotParts = { sidecarSets: [], sidecarSetsSynced: true, namespaces: [], revisions: [], configMaps: [] };
+const EMPTY: SnapshotParts = { sidecarSets: [], sidecarSetsSynced: true, namespaces: [], revisions: [], configMaps: [], workloadSpreads: [] };
 
 function pool(o: Partial<PoolOptions> = {}) {
   const p = createPool({ size: 2, entry: ENTRY, deadlineMs: 1_500, rpcTimeoutMs: 2_000, workerData: { gates: GATE_DEFAULTS }, rpc: {}, snapshot: () => EMPTY, log: silentLogger(), respawnDelayMs: 50, ...o });
