@@ -31,6 +31,21 @@ const entryOf = (uid: string) => npp().spec?.podProbes?.find((p) => p.uid === ui
 const ppm = (name: string) => getJson<PodProbeMarker>(['podprobemarker', name, '-n', NS]);
 const events = (reason: string) => getJson<{ items: CoreV1Event[] }>(['events', '-n', NS, '--field-selector', `involvedObject.name=${POD}`]).items.filter((e) => e.reason === reason);
 
+/** What the test looked at, for a failure message. */
+const seen = (uid: string) => JSON.stringify({
+  entry: entryOf(uid), status: npp().status?.podProbeStatuses?.find((p) => p.uid === uid),
+  conditions: pod().status.conditions, labels: pod().metadata.labels,
+});
+
+/** eventually(), its timeout error naming the NodePodProbe entry, its status and the pod's conditions and labels. */
+async function until(what: string, uid: string, f: () => boolean, timeoutMs = WAIT): Promise<void> {
+  try {
+    await eventually(what, f, timeoutMs);
+  } catch (err) {
+    throw new Error(`${(err as Error).message}; saw ${seen(uid)}`);
+  }
+}
+
 const marker = (name: string, extra: object = {}) => ({
   apiVersion: 'apps.kruise.io/v1alpha1', kind: 'PodProbeMarker', metadata: { name, namespace: NS, ...extra },
   spec: {
@@ -106,7 +121,7 @@ describe('PodProbeMarker on the real node', { skip, timeout: 420_000 }, () => {
     assert.equal(entry.IP, ip);
     assert.deepEqual(entry.probes?.map((p) => [p.name, p.containerName]), [['e2e-ppm#healthy', 'main'], ['e2e-ppm#tcp', 'main']]);
     assert.deepEqual(entry.probes?.[1]?.probe.tcpSocket, { port: 8080 }, 'the named port is resolved');
-    await eventually('both conditions True', () => condition('game.kruise.io/e2e-ppm-healthy')?.status === 'True' && condition('game.kruise.io/e2e-ppm-tcp')?.status === 'True', WAIT);
+    await until('both conditions True', uid, () => condition('game.kruise.io/e2e-ppm-healthy')?.status === 'True' && condition('game.kruise.io/e2e-ppm-tcp')?.status === 'True');
     const p = pod();
     assert.equal(condition('game.kruise.io/e2e-ppm-healthy')?.message, 'ok\n', 'the exec probe\'s stdout');
     assert.equal(p.metadata.labels?.['server-healthy'], 'true');
@@ -120,7 +135,7 @@ describe('PodProbeMarker on the real node', { skip, timeout: 420_000 }, () => {
 
   it('flips both conditions, the label and the annotation when the probes start failing', async () => {
     kubectlOk(['exec', '-n', NS, POD, '-c', 'main', '--', 'sh', '-c', 'rm /tmp/healthy; kill $(pidof httpd)']);
-    await eventually('both conditions False', () => condition('game.kruise.io/e2e-ppm-healthy')?.status === 'False' && condition('game.kruise.io/e2e-ppm-tcp')?.status === 'False', WAIT);
+    await until('both conditions False', uid, () => condition('game.kruise.io/e2e-ppm-healthy')?.status === 'False' && condition('game.kruise.io/e2e-ppm-tcp')?.status === 'False');
     await eventually('the Failed policy', () => pod().metadata.labels?.['server-healthy'] === 'false' && pod().metadata.annotations?.[COST] === '-10', 30_000);
     assert.match(condition('game.kruise.io/e2e-ppm-tcp')?.message ?? '', /^dial tcp [\d.]+:8080: connect: connection refused$/);
     await eventually('a KruiseProbeFailed event (type Normal, as upstream)', () => events('KruiseProbeFailed').some((e) => e.type === 'Normal'), 30_000);
@@ -140,7 +155,7 @@ describe('PodProbeMarker on the real node', { skip, timeout: 420_000 }, () => {
       probe: p.probe.tcpSocket ? { ...p.probe, tcpSocket: { port: 8080 } } : p.probe }));
     await editSpec((pps) => [...pps.filter((p) => p.uid !== uid), { name: POD, namespace: NS, uid, IP: ip, probes }]);
     kubectlOk(['create', '-f', '-'], JSON.stringify(upstream));
-    await eventually('both conditions True', () => condition('game.kruise.io/e2e-upstream-healthy')?.status === 'True' && condition('game.kruise.io/e2e-upstream-tcp')?.status === 'True', WAIT);
+    await until('both conditions True', uid, () => condition('game.kruise.io/e2e-upstream-healthy')?.status === 'True' && condition('game.kruise.io/e2e-upstream-tcp')?.status === 'True');
     await eventually('the PPM status', () => ppm('e2e-upstream').status?.matchedPods === 1, 30_000);
     assert.deepEqual(entryOf(uid)?.probes, probes, 'the entry is left as upstream wrote it');
     assert.deepEqual(ppm('e2e-upstream').metadata?.finalizers, [FINALIZER]);
