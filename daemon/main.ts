@@ -15,6 +15,7 @@ import { startHealthServer, type HealthCheck } from './health.js';
 import { startMetricsServer } from '../shared/metrics-server.js';
 import { startImagePuller } from './imagepuller/controller.js';
 import { createDaemonMetrics } from './metrics.js';
+import { startPodProbe } from './podprobe/controller.js';
 
 /** The manifest's terminationGracePeriodSeconds is 10: leave room to exit on our own before SIGKILL. */
 const SHUTDOWN_GRACE_MS = 8_000;
@@ -44,6 +45,8 @@ async function main(): Promise<void> {
 
   // The node-local controllers, in upstream's order.
   const controllers: NodeController[] = [startImagePuller(ctx), startContainerRecreate(ctx)];
+  // The NodePodProbe prober (PodProbeMarker's node side), as upstream only with PodProbeMarkerGate (default on).
+  if (cfg.featureGates.PodProbeMarkerGate) controllers.push(startPodProbe(ctx));
 
   const criReachable: HealthCheck = { name: 'criReachable', check: async () => { await runtime.cri.runtime.version({ timeoutMs: CRI_CHECK_TIMEOUT_MS }); } };
   // /healthz is the daemon's liveness probe: a cache silent past the liveness window gets the daemon restarted.

@@ -14,6 +14,12 @@ export interface DaemonMetrics {
   pullDuration: Histogram<'result'>;
   /** One increment per ContainerRecreateRequest the daemon finishes, by result (e.g. `Succeeded`, `Failed`). */
   crrOutcomes: Counter<'result'>;
+  /** One observation per NodePodProbe probe run, by handler (`exec`, `httpGet`, `tcpSocket`) and result (`succeeded`, `failed`, `error`). */
+  probeDuration: Histogram<'probe_type' | 'result'>;
+  /** Probe workers running on this node (one per pod, container and probe of the node's NodePodProbe). */
+  probeWorkers: Gauge;
+  /** NodePodProbe status writes, by result (`succeeded`, `failed`). */
+  probeStatusWrites: Counter<'result'>;
 }
 
 export function createDaemonMetrics(opts: { defaultMetrics?: boolean } = {}): DaemonMetrics {
@@ -36,15 +42,33 @@ export function createDaemonMetrics(opts: { defaultMetrics?: boolean } = {}): Da
     labelNames: ['result'] as const,
     registers,
   });
+  // Per probe type and result, not per pod or probe name: the label set stays bounded however many probes a node runs.
+  const probeDuration = new Histogram({
+    name: 'kruise_daemon_probe_duration_seconds',
+    help: 'Time of one NodePodProbe probe run (exec through CRI ExecSync, httpGet, tcpSocket), by handler and result.',
+    labelNames: ['probe_type', 'result'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers,
+  });
+  const probeStatusWrites = new Counter({
+    name: 'kruise_daemon_probe_status_writes_total',
+    help: 'NodePodProbe status updates written by this daemon, by result.',
+    labelNames: ['result'] as const,
+    registers,
+  });
   // Zero series so rate() and absent() work from the first scrape.
   for (const result of ['succeeded', 'failed'] as const) {
     pullDuration.zero({ result });
     crrOutcomes.inc({ result }, 0);
+    probeStatusWrites.inc({ result }, 0);
   }
   return {
     registry,
     pullsInFlight: new Gauge({ name: 'kruise_daemon_image_pulls_in_flight', help: 'Image pulls running now.', registers }),
     pullDuration,
     crrOutcomes,
+    probeDuration,
+    probeWorkers: new Gauge({ name: 'kruise_daemon_probe_workers', help: 'NodePodProbe probe workers running on this node.', registers }),
+    probeStatusWrites,
   };
 }
