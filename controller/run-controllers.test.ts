@@ -27,9 +27,12 @@ test('KruiseDaemon=false leaves out the daemon-dependent controllers, as upstrea
   const { parseFeatureGates } = await import('../shared/feature-gates.js');
   const on = names(selectControllers(controllers, [], parseFeatureGates('').gates));
   const off = names(selectControllers(controllers, [], parseFeatureGates('KruiseDaemon=false').gates));
-  for (const n of ['nodeimage-controller', 'imagepulljob-controller', 'imagelistpulljob-controller', 'containerrecreaterequest-controller']) {
+  for (const n of ['nodeimage-controller', 'imagepulljob-controller', 'imagelistpulljob-controller', 'containerrecreaterequest-controller',
+    'podprobemarker-controller', 'nodepodprobe-controller']) {
     assert.ok(on.includes(n), n);
     assert.ok(!off.includes(n), n);
   }
   assert.ok(off.includes('sidecarset-controller'));
+  const noProbes = names(selectControllers(controllers, [], parseFeatureGates('PodProbeMarkerGate=false').gates));
+  assert.deepEqual(on.filter((n) => !noProbes.includes(n)), ['nodepodprobe-controller', 'podprobemarker-controller']);
 });

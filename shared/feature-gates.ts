@@ -100,12 +100,9 @@ export function parseFeatureGates(value: string): ParsedGates {
     // kruise-ts's own defaults stand where the user said nothing (upstream's chart sets ImagePullJobGate=true).
     gates[name] = set.has(name) || set.has('AllAlpha') || set.has('AllBeta') ? effective.get(name)! : GATE_DEFAULTS[name];
   }
-  if (!gates.KruiseDaemon) { gates.ImagePullJobGate = false; gates.SidecarTerminator = false; gates.PodProbeMarkerGate = false; }
-  if (!gates.PodWebhook) {
-    gates.SidecarSetPatchPodMetadataDefaultsAllowed = false;
-    gates.PodUnavailableBudgetDeleteGate = false;
-    gates.PodUnavailableBudgetUpdateGate = false;
-    gates.WorkloadSpread = false;
+  // Again over the result: a parent off by kruise-ts's default (or a user's value) forces its children off too.
+  for (const [parent, children] of Object.entries(FORCED_OFF_BY)) {
+    if (implemented(parent) && !gates[parent]) for (const c of children) if (implemented(c)) gates[c] = false;
   }
   const unimplemented = [...set].filter(([name]) => name in UPSTREAM_GATES && !implemented(name)).map(([n, on]) => `${n}=${on}`);
   return { gates, unimplemented, problems };

@@ -19,6 +19,10 @@ const isReady = (node: V1Node): boolean => node.status?.conditions?.some((c) => 
 const lists = (npp: NodePodProbe | undefined, pod: Pod): boolean =>
   npp?.spec?.podProbes?.some((e) => e.namespace === pod.metadata?.namespace && e.name === pod.metadata?.name) ?? false;
 
+/** Whether the status holds a result of one of the PPM's probes, for a pod of its namespace. */
+const holdsResultsOf = (npp: NodePodProbe, ppm: PodProbeMarker): boolean =>
+  npp.status?.podProbeStatuses?.some((p) => p.namespace === ppm.metadata?.namespace && p.probeStates?.some((st) => st.name.startsWith(`${ppm.metadata?.name}#`))) ?? false;
+
 export const nodePodProbeController: Controller = {
   name: 'nodepodprobe-controller',
   featureGate: 'PodProbeMarkerGate',
@@ -55,6 +59,18 @@ export const nodePodProbeController: Controller = {
       if (!nodeName) return;
       const live = pods.get(`${pod.metadata?.namespace}/${pod.metadata?.name}`);
       if ((!live || !isPodActive(live)) && lists(npps.get(nodeName), pod)) queue.add(nodeName);
+    });
+
+    // Beyond upstream: a PPM created or edited (condition types, markerPolicy) while its results already sit in a
+    // NodePodProbe's status reaches those pods now, not at the next change of a result.
+    const specs = new Map<string, unknown>();
+    ppms.onChange((ppm) => {
+      const key = `${ppm.metadata?.namespace}/${ppm.metadata?.name}`;
+      const live = ppms.get(key);
+      if (!live || live.metadata?.deletionTimestamp) { specs.delete(key); return; }
+      if (specs.has(key) && isDeepStrictEqual(specs.get(key), live.spec)) return;
+      specs.set(key, live.spec);
+      for (const npp of npps.list()) if (holdsResultsOf(npp, live)) queue.add(npp.metadata?.name ?? '');
     });
 
     return async (name, { log }) => {

@@ -210,3 +210,24 @@ test('objects as OpenKruise v1.9.0 writes them are taken over without a write', 
   await w.run();
   assert.deepEqual(w.writes().slice(before), []);
 });
+
+test('a PPM created after its results are in the NodePodProbe status, or edited, reaches the pod at once (beyond upstream)', async () => {
+  const w = world();
+  w.cluster.seed(resources.nodes, node('node-1'));
+  await w.run();
+  const p1 = w.cluster.seed(resources.pods, pod('pod-1'));
+  const cur = w.npp()!;
+  await w.cluster.rest.replace(resources.nodePodProbes, { ...cur, spec: { podProbes: [{ name: 'pod-1', namespace: 'sp1', uid: p1.metadata!.uid!, IP: '10.0.0.1',
+    probes: [{ name: 'ppm-1#healthy', containerName: 'main', probe: { exec: { command: ['/bin/sh', '-c', '/healthy.sh'] } } }] }] } } as NodePodProbe);
+  await w.daemon([{ name: 'ppm-1#healthy', state: 'Succeeded', message: 'ok' }]);
+  await w.run();
+  assert.equal(w.getPod('pod-1').status!.conditions!.length, 1, 'no PPM yet: nothing written');
+  w.cluster.seed(resources.podProbeMarkers, ppm());
+  await w.run();
+  assert.equal(w.getPod('pod-1').status!.conditions!.find((c) => c.type === 'game.kruise.io/healthy')?.status, 'True');
+  const edited = w.getPpm()!;
+  edited.spec!.probes![0]!.markerPolicy![0]!.labels = { 'server-healthy': 'yes' };
+  await w.cluster.rest.replace(resources.podProbeMarkers, edited);
+  await w.run();
+  assert.equal(w.getPod('pod-1').metadata!.labels!['server-healthy'], 'yes');
+});
