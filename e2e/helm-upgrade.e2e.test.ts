@@ -57,9 +57,30 @@ function firstChart(dir: string): { commit: string; chart: string } | undefined 
   // chart's crds.yaml writes each file of files/crds as it is.
   const crds = join(dir, 'charts/kruise-ts/files/crds');
   for (const f of readdirSync(crds)) rmSync(join(crds, f));
-  for (const f of readdirSync(join(repo, 'manifests/crd')).filter((n) => n.startsWith('apps.kruise.io_'))) copyFileSync(join(repo, 'manifests/crd', f), join(crds, f));
+  for (const f of readdirSync(join(repo, 'manifests/crd')).filter((n) => n.endsWith('.yaml') && n !== 'kustomization.yaml')) copyFileSync(join(repo, 'manifests/crd', f), join(crds, f));
   return { commit: commit.slice(0, 7), chart: join(dir, 'charts/kruise-ts') };
 }
+
+/**
+ * What HEAD's image reads that the first chart's RBAC never granted (the kinds and the PodDisruptionBudgets added
+ * since), bound to every ServiceAccount of kruise-system and kruise-daemon while that chart is installed: the test runs HEAD's image
+ * under the old chart, which a real upgrade never does (old image with old chart, then new with new), and without these
+ * the new informers could not sync and the old chart's pods would never become ready.
+ */
+const NEW_RIGHTS = 'e2e-helm-upgrade-new-rights';
+const newRights = () => [
+  { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: NEW_RIGHTS }, rules: [
+    { apiGroups: ['policy.kruise.io'], resources: ['podunavailablebudgets', 'podunavailablebudgets/status'], verbs: ['get', 'list', 'watch', 'update', 'patch'] },
+    { apiGroups: ['apps.kruise.io'], resources: ['workloadspreads', 'workloadspreads/status', 'podprobemarkers', 'podprobemarkers/status', 'nodepodprobes', 'nodepodprobes/status'],
+      verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'] },
+    { apiGroups: ['policy'], resources: ['poddisruptionbudgets', 'poddisruptionbudgets/status'], verbs: ['get', 'list', 'watch', 'update'] },
+    { apiGroups: ['apps'], resources: ['deployments', 'replicasets', 'statefulsets'], verbs: ['get', 'list', 'watch'] },
+    { apiGroups: ['batch'], resources: ['jobs'], verbs: ['get', 'list', 'watch'] },
+  ] },
+  { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding', metadata: { name: NEW_RIGHTS },
+    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: NEW_RIGHTS },
+    subjects: ['kruise-system', 'kruise-daemon'].map((ns) => ({ apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name: `system:serviceaccounts:${ns}` })) },
+];
 
 /** A SidecarSet and `n` pods on the real node it injects; resolves with their fingerprints once all are Running. */
 async function injectPods(set: string, n: number, node: string): Promise<Map<string, ReturnType<typeof fingerprint>>> {
@@ -114,6 +135,7 @@ describe('helm upgrade keeps injected pods untouched', { skip: needsPods(s), tim
   before(() => { kubectlOk(['create', 'namespace', NS]); });
   after(() => {
     kubectl(['delete', 'sidecarset', 'from-chart', 'from-kustomize', '--ignore-not-found']);
+    kubectl(['delete', 'clusterrolebinding,clusterrole', NEW_RIGHTS, '--ignore-not-found']);
     kubectl(['delete', 'namespace', NS, '--wait=false']);
     rmSync(tmp, { recursive: true, force: true });
   });
@@ -121,6 +143,7 @@ describe('helm upgrade keeps injected pods untouched', { skip: needsPods(s), tim
   it('the previous chart (first commit with charts/kruise-ts) → this tree\'s chart', async (t) => {
     const prev = firstChart(tmp);
     if (!prev) return t.skip('no git history with the first chart (shallow clone?)');
+    for (const o of newRights()) kubectlOk(['apply', '-f', '-'], JSON.stringify(o));
     helm(st, ['upgrade', st.release!.name, prev.chart, '-f', values]);
     assert.match(helm(st, ['get', 'metadata', st.release!.name]), /CHART: kruise-ts/);
     await rolledOut('webhook');
@@ -129,6 +152,7 @@ describe('helm upgrade keeps injected pods untouched', { skip: needsPods(s), tim
     const setHash = getJson<{ metadata: { annotations?: Record<string, string> } }>(['sidecarset', 'from-chart']).metadata.annotations?.[HASH];
 
     helm(st, ['upgrade', st.release!.name, 'charts/kruise-ts', '-f', values]);
+    kubectlOk(['delete', 'clusterrolebinding,clusterrole', NEW_RIGHTS]);
     await settled('from-chart', 2, node);
     assertUntouched('from-chart', before);
     assert.equal(getJson<{ metadata: { annotations?: Record<string, string> } }>(['sidecarset', 'from-chart']).metadata.annotations?.[HASH], setHash);

@@ -15,8 +15,12 @@ const s = stack();
 const skip = typeof s === 'string' ? s : false;
 const repo = join(import.meta.dirname, '..');
 /** Whether the installed release turns ResourceDistribution on (the harness does by default): its RBAC depends on it. */
-const rdOn = typeof s !== 'string' && !!s.release &&
-  parseFeatureGates(String((JSON.parse(readFileSync(s.release.valuesFile, 'utf8')) as { featureGates?: string }).featureGates ?? '')).gates.ResourceDistributionGate;
+const releaseGates = typeof s !== 'string' && s.release
+  ? parseFeatureGates(String((JSON.parse(readFileSync(s.release.valuesFile, 'utf8')) as { featureGates?: string }).featureGates ?? '')).gates
+  : undefined;
+const rdOn = !!releaseGates?.ResourceDistributionGate;
+/** ResourcesDeletionProtection (the e2e stack turns it on): the webhook lists pods and PVCs for Cascading namespaces. */
+const dpOn = !!releaseGates?.ResourcesDeletionProtection;
 
 interface Doc { kind: string; metadata: { name: string; namespace?: string; labels?: Record<string, string> }; spec?: any }
 const rendered = () => loadAll(kubectlOk(['kustomize', join(repo, 'manifests')])) as Doc[];
@@ -98,7 +102,7 @@ describe('install: identities, pod security and disruption settings', { skip }, 
       ['patch', 'pods', 'default', false],
       ['update', 'pods#status', 'default', false],
       ['patch', 'pods#resize', 'default', false],
-      ['list', 'pods', '*', false],
+      ['list', 'pods', '*', dpOn],
       ['list', 'controllerrevisions.apps', '*', false],
       ['update', 'sidecarsets.apps.kruise.io', undefined, false],
       ['update', 'mutatingwebhookconfigurations/other', undefined, false],
